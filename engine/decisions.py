@@ -1,0 +1,113 @@
+"""Decisions: what the engine asks, of whom, and which answers are legal.
+
+The engine never waits on a person. Rules code yields a ``Decision``; whoever
+drives the game (the table, a computer player, a scenario file, a test) sends
+an answer, a plain dict such as ``{"marshal": 12}`` or ``{"pass": True}``.
+``Decision.check`` either returns the answer normalised or raises ``Refused``
+with a reason a player can act on; a refused answer changes nothing.
+
+Card references in answers are card instance ids; players are names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+# Which commands answer which kind of decision (scenario-format.md, "Decisions").
+COMMANDS_FOR_KIND: dict[str, tuple[str, ...]] = {
+    "setup": ("setup", "pass"),
+    "plot": ("plot",),
+    "first_player": ("first_player",),
+    "action": ("marshal", "trigger", "pass", "done"),
+    "challenge": ("challenge", "done", "pass"),
+    "stealth": ("stealth", "pass"),
+    "defend": ("defend", "pass"),
+    "choose": ("choose",),
+    "order": ("order",),
+    "save_cancel": ("trigger", "duplicate_save", "pass"),
+    "response": ("trigger", "pass"),
+}
+
+COMMANDS = ("pass", "done", "plot", "first_player", "setup", "marshal", "challenge", "stealth",
+            "defend", "choose", "order", "trigger", "duplicate_save")
+
+
+class Refused(Exception):
+    """An answer the rules do not allow. ``str()`` is the reason, for the player."""
+
+
+def command_of(answer: dict) -> str:
+    """The command an answer carries (its first known key)."""
+    for key in answer:
+        if key in COMMANDS:
+            return key
+    raise Refused(f"not a command: {sorted(answer)}; expected one of {', '.join(COMMANDS)}")
+
+
+@dataclass
+class Decision:
+    """A question to one player.
+
+    ``options`` lists legal answers where they can be listed (a computer player
+    picks among them); selections give ``choices`` (eligible ids) with
+    ``min_count``/``max_count``. ``can_pass`` says whether passing is allowed.
+    """
+
+    kind: str
+    player: str
+    prompt: str
+    options: list[dict] = field(default_factory=list)
+    choices: list[Any] = field(default_factory=list)
+    min_count: int = 0
+    max_count: int = 0
+    can_pass: bool = False
+    context: dict = field(default_factory=dict)
+    checker: Callable[[dict], dict] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        return COMMANDS_FOR_KIND[self.kind]
+
+    @property
+    def only_pass(self) -> bool:
+        """True when passing is the only legal answer (the table may skip such prompts)."""
+        return self.can_pass and not self.options and not self.choices
+
+    def accepts_command(self, answer: dict) -> bool:
+        try:
+            cmd = command_of(answer)
+        except Refused:
+            return False
+        if cmd in ("pass", "done"):
+            return self.can_pass and cmd in self.commands
+        return cmd in self.commands
+
+    def check(self, answer: Any) -> dict:
+        """The answer normalised, or ``Refused`` saying why it is not legal now."""
+        if not isinstance(answer, dict) or not answer:
+            raise Refused("an answer is a command such as {'pass': true}")
+        cmd = command_of(answer)
+        if cmd not in self.commands:
+            raise Refused(f"{self.player} is asked for {self.kind.replace('_', '/')}: "
+                          f"'{cmd}' does not answer it (use {', '.join(self.commands)})")
+        if cmd in ("pass", "done"):
+            if not self.can_pass:
+                raise Refused(f"{self.player} cannot pass here: {self.prompt}")
+            return {"pass": True}
+        if self.checker is None:
+            if answer in self.options:
+                return answer
+            raise Refused(f"not a legal answer to: {self.prompt}")
+        return self.checker(answer)
+
+    def describe(self) -> str:
+        opts = f", {len(self.options)} options" if self.options else ""
+        return f"{self.kind} of {self.player}: {self.prompt}{opts}"
+
+
+@dataclass
+class GameOver:
+    """The game has ended: ``winner`` is a player's name or ``draw``."""
+
+    winner: str
+    reason: str

@@ -1,0 +1,726 @@
+"""The round, in rulebook order: generators that yield decisions (RND-01, RND-02).
+
+Each phase follows the LCG timing charts: framework actions (grey boxes) open
+framework windows; player-action segments give every player, clockwise from
+the first player, the chance to act until all pass in succession (TIM-03).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine import legality
+from engine.decisions import Decision, Refused
+from engine.game import Flow, Game
+from engine.state import CHALLENGE_TYPES, Challenge, Window
+
+HAND_SIZE = 7
+SETUP_GOLD = 5
+
+
+def phases_of_round(g: Game) -> list[str]:
+    phases = ["plot", "draw", "marshalling", "challenges", "dominance", "standing"]
+    if g.state.ruleset != "ccg-winter":
+        phases.append("taxation")  # C-01: F's charts add Taxation after Standing
+    return phases
+
+
+def play(g: Game, start_phase: str) -> Flow:
+    """The whole game from ``start_phase`` of the current round."""
+    st = g.state
+    if start_phase == "setup":
+        yield from setup(g)
+        start_phase = "plot"
+    phases = phases_of_round(g)
+    i = phases.index(start_phase)
+    while True:
+        for phase in phases[i:]:
+            yield from PHASES[phase](g)
+        end_round(g)
+        st.round += 1
+        i = 0
+
+
+# ---------------------------------------------------------------------------
+# Windows (TIM-05): framework windows, player windows, save/cancel and responses
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Event:
+    """A framework event or an action resolving in a window: initiate (step 1), execute (step 3)."""
+
+    name: str
+    initiate: Callable[[Game, "Event"], Flow] | None = None
+    execute: Callable[[Game, "Event"], Flow] | None = None
+    victims: list[int] = field(default_factory=list)
+    """Cards this event would kill or discard: they may be saved in step 2."""
+    cancelled: bool = False
+    data: dict = field(default_factory=dict)
+
+
+def _run(gen) -> Flow:
+    if gen is not None:
+        result = yield from gen
+        return result
+    return None
+
+
+def resolve_event(g: Game, w: Window, ev: Event, first_to_respond: str, *, save_step: bool = True) -> Flow:
+    w.step = 1
+    if ev.initiate:
+        yield from _run(ev.initiate(g, ev))
+    if save_step:
+        w.step = 2
+        yield from save_cancel_step(g, ev, first_to_respond)
+    w.step = 3
+    if not ev.cancelled and ev.execute:
+        yield from _run(ev.execute(g, ev))
+
+
+def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: bool = False,
+                     passives: list[Event] | None = None) -> Flow:
+    """Each framework event gets steps 1-3; then steps 4-6 are shared (CHL-11, TIM-04).
+    End-of-phase windows have no step 2 and no step 5 (TIM-17)."""
+    w = g.open_window("end_of_phase" if end_of_phase else "framework", name, None)
+    try:
+        for ev in events:
+            yield from resolve_event(g, w, ev, g.first_player, save_step=not end_of_phase)
+        w.step = 4
+        yield from passive_step(g, passives or [])
+        if not end_of_phase:
+            w.step = 5
+            yield from response_step(g, g.first_player)
+        w.step = 6
+        g.resolve_moribund()
+    finally:
+        g.close_window(w)
+    update_challenge_participants(g)
+
+
+def player_window(g: Game, initiator: str, action: Event) -> Flow:
+    """A player action's window: save/cancel and responses start left of the initiator (TIM-09)."""
+    w = g.open_window("player", action.name, initiator)
+    try:
+        yield from resolve_event(g, w, action, g.state.left_of(initiator))
+        w.step = 4
+        yield from passive_step(g, [])
+        w.step = 5
+        yield from response_step(g, g.state.left_of(initiator))
+        w.step = 6
+        g.resolve_moribund()
+    finally:
+        g.close_window(w)
+    update_challenge_participants(g)
+
+
+def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
+    """Step 2: clockwise from ``first``, until every player passes in succession."""
+    order = g.state.clockwise_from(first)
+    passes, i = 0, 0
+    while passes < len(order):
+        name = order[i % len(order)]
+        decision = save_cancel_decision(g, name, ev)
+        answer = yield from g.ask(decision)
+        if "pass" in answer:
+            passes += 1
+        else:
+            apply_save_cancel(g, name, ev, answer)
+            passes = 0
+        i += 1
+
+
+def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
+    saves = [{"duplicate_save": cid} for cid in ev.victims
+             if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None]
+
+    def check(answer: dict) -> dict:
+        if "duplicate_save" in answer:
+            cid = answer["duplicate_save"]
+            if {"duplicate_save": cid} not in saves:
+                why = legality.duplicate_save_problem(g, name, cid, ev.victims)
+                raise Refused(why or "no duplicate can save that card now")
+            return {"duplicate_save": cid}
+        raise Refused("no save or cancel ability can be triggered here yet")
+
+    return Decision("save_cancel", name, f"save or cancel against: {ev.name}", options=saves,
+                    can_pass=True, checker=check, context={"event": ev.name})
+
+
+def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> None:
+    if "duplicate_save" in answer:
+        cid = answer["duplicate_save"]
+        dup = g.card(cid).duplicates[-1]
+        g.move_to_pile(dup, "discard")
+        ev.victims.remove(cid)
+        ev.data.setdefault("saved", []).append(cid)
+        g.log(f"{name} discards a duplicate to save {g.name(cid)}")
+
+
+def passive_step(g: Game, passives: list[Event]) -> Flow:
+    """Step 4: passives triggered in this window, each with its own save/cancel step (TIM-14)."""
+    pending = [p for p in passives]
+    while pending:
+        ev = pending.pop(0)
+        yield from _run(ev.initiate(g, ev) if ev.initiate else None)
+        yield from save_cancel_step(g, ev, g.first_player)
+        if not ev.cancelled and ev.execute:
+            yield from _run(ev.execute(g, ev))
+
+
+def response_step(g: Game, first: str) -> Flow:
+    """Step 5: normal responses clockwise from ``first`` until all pass in succession (TIM-08/09)."""
+    order = g.state.clockwise_from(first)
+    passes, i = 0, 0
+    while passes < len(order):
+        name = order[i % len(order)]
+        decision = Decision("response", name, "play a response", can_pass=True,
+                            checker=_no_trigger_yet)
+        answer = yield from g.ask(decision)
+        passes = passes + 1 if "pass" in answer else 0
+        i += 1
+
+
+def _no_trigger_yet(answer: dict) -> dict:
+    raise Refused("no card ability can be triggered here")
+
+
+# ---------------------------------------------------------------------------
+# Player-action segments (TIM-03, MAR-06)
+# ---------------------------------------------------------------------------
+
+def player_actions(g: Game) -> Flow:
+    """The first player acts first; then clockwise, until all pass in succession."""
+    order = g.state.clockwise_from(g.first_player)
+    passes, i = 0, 0
+    while passes < len(order):
+        name = order[i % len(order)]
+        decision = action_decision(g, name)
+        answer = yield from g.ask(decision)
+        if "pass" in answer:
+            passes += 1
+        else:
+            yield from take_action(g, name, answer)
+            passes = 0
+        i += 1
+
+
+def action_decision(g: Game, name: str) -> Decision:
+    options = legality.marshal_options(g, name)
+
+    def check(answer: dict) -> dict:
+        if "marshal" in answer:
+            normal = legality.normalise_marshal(answer)
+            problem = legality.marshal_problem(g, name, **normal)
+            if problem:
+                raise Refused(problem)
+            return {"marshal": normal["card"], "duplicate": normal["duplicate"],
+                    "attach_to": normal["attach_to"], "x": normal["x"]}
+        raise Refused(legality.trigger_problem(g, name, answer))
+
+    phase = g.state.phase
+    prompt = f"{phase}: take an action or pass"
+    if phase == "marshalling" and g.state.active_player == name:
+        prompt = f"marshal a card ({g.player(name).gold} gold) or pass when done"
+    return Decision("action", name, prompt, options=options, can_pass=True, checker=check)
+
+
+def take_action(g: Game, name: str, answer: dict) -> Flow:
+    if "marshal" in answer:
+        yield from player_window(g, name, marshal_event(g, name, answer))
+
+
+def marshal_event(g: Game, name: str, answer: dict) -> Event:
+    cid, dup, host, x = answer["marshal"], answer["duplicate"], answer["attach_to"], answer["x"]
+    card_name = g.name(cid)
+
+    def initiate(g: Game, ev: Event) -> Flow:
+        p = g.player(name)
+        cost = 0 if dup else legality.marshal_cost(g, name, cid, x)
+        p.gold -= cost
+        if g.has_keyword(cid, "limited") and not dup:
+            p.limited_played = True
+        ev.data["cost"] = cost
+        return
+        yield
+
+    def execute(g: Game, ev: Event) -> Flow:
+        if dup:
+            target = host if host is not None else legality.duplicate_host(g, name, cid)
+            g.attach(cid, target, name, duplicate=True)
+            g.log(f"{name} marshals {card_name} as a duplicate on {g.name(target)}")
+        elif g.card_type(cid) == "attachment":
+            g.attach(cid, host, name)
+            g.card(cid).x = x
+            g.log(f"{name} marshals {card_name} onto {g.name(host)} ({ev.data['cost']} gold)")
+        else:
+            g.put_in_play(cid, name)
+            g.card(cid).x = x
+            g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
+        g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name})
+        return
+        yield
+
+    return Event(f"{name} marshals {card_name}", initiate=initiate, execute=execute)
+
+
+# ---------------------------------------------------------------------------
+# Setup (SET-01..10)
+# ---------------------------------------------------------------------------
+
+def setup(g: Game) -> Flow:
+    st = g.state
+    st.phase = "setup"
+    placed: dict[str, dict] = {}
+    for name in st.clockwise_from(g.first_player):
+        decision = legality.setup_decision(g, name)
+        answer = yield from g.ask(decision)
+        placed[name] = answer
+        legality.place_setup(g, name, answer)
+    # SET-07: all setup cards are revealed at once; nothing triggers (SET-08).
+    for cid, c in st.cards.items():
+        if c.facedown and c.zone in ("in_play", "attached"):
+            c.facedown = False
+    for name in st.clockwise_from(g.first_player):
+        shown = [g.name(c) for c in g.in_play_cards(name)]
+        g.log(f"{name} reveals setup: {', '.join(shown) if shown else 'nothing'}")
+    for name in st.clockwise_from(g.first_player):  # SET-09: draw up to 7, outside any round
+        need = HAND_SIZE - len(g.player(name).hand)
+        if need > 0:
+            g.draw(name, need, by_effect=False)
+
+
+# ---------------------------------------------------------------------------
+# Phases
+# ---------------------------------------------------------------------------
+
+def begin_phase(g: Game, phase: str) -> Flow:
+    g.state.phase = phase
+    g.log(f"{phase} phase begins")
+    yield from framework_window(g, f"{phase} phase begins", [Event(f"{phase} phase begins")])
+
+
+def end_phase(g: Game, phase: str) -> Flow:
+    def expire(g: Game, ev: Event) -> Flow:
+        g.expire("phase")  # "until the end of the phase" ends in step 3 (LST-05, TIM-17)
+        return
+        yield
+
+    yield from framework_window(g, f"{phase} phase ends", [Event(f"{phase} phase ends", execute=expire)],
+                                end_of_phase=True)
+
+
+def plot_phase(g: Game) -> Flow:
+    st = g.state
+    yield from begin_phase(g, "plot")
+    yield from player_actions(g)
+    chosen: dict[str, int] = {}
+    result: dict = {}
+
+    def choose_plots(g: Game, ev: Event) -> Flow:
+        for name in st.clockwise_from(g.first_player):
+            p = g.player(name)
+            if not p.plot_deck and p.used_plots:
+                rotate_plots(g, name)
+            if not p.plot_deck:
+                continue
+            decision = Decision("plot", name, "choose a plot to reveal",
+                                options=[{"plot": c} for c in p.plot_deck])
+            answer = yield from g.ask(decision)
+            chosen[name] = answer["plot"]
+
+    def reveal(g: Game, ev: Event) -> Flow:
+        for name, cid in chosen.items():  # PLT-01: all revealed at once
+            p = g.player(name)
+            if p.revealed_plot is not None:
+                g.move_to_pile(p.revealed_plot, "used_plots")
+            g._detach_from_location(cid)
+            g.card(cid).zone = "revealed_plot"
+            p.revealed_plot = cid
+            g.log(f"{name} reveals {g.name(cid)}")
+            if not p.plot_deck:  # PLT-04: rotation as a passive of resolving the plot
+                rotate_plots(g, name)
+        g.state.window.gates.append({"event": "plots revealed"})
+        return
+        yield
+
+    def count_initiative(g: Game, ev: Event) -> Flow:
+        names = st.clockwise_from(g.first_player)
+        totals = {n: g.initiative(n) for n in names}
+        best = max(totals.values())
+        tied = [n for n in names if totals[n] == best]
+        if len(tied) > 1:  # PLT-07: least power, then random among the tied
+            least = min(g.total_power(n) for n in tied)
+            tied = [n for n in tied if g.total_power(n) == least]
+        winner = tied[0] if len(tied) == 1 else st.rng.choice(sorted(tied))
+        result["winner"] = winner
+        g.log(f"initiative: {', '.join(f'{n} {t}' for n, t in totals.items())}; {winner} wins it")
+        return
+        yield
+
+    def appoint(g: Game, ev: Event) -> Flow:
+        winner = result["winner"]
+        names = st.clockwise_from(g.first_player)
+        decision = Decision("first_player", winner, "choose the first player",
+                            options=[{"first_player": n} for n in names])
+        answer = yield from g.ask(decision)
+        st.first_player = answer["first_player"]
+        g.log(f"{winner} chooses {st.first_player} as first player")
+
+    yield from framework_window(g, "plots revealed", [
+        Event("choose and reveal plots", initiate=choose_plots, execute=reveal),
+        Event("initiative is counted", execute=count_initiative),
+        Event("first player is appointed", initiate=appoint),
+    ])
+    yield from player_actions(g)
+    yield from end_phase(g, "plot")
+
+
+def rotate_plots(g: Game, name: str) -> None:
+    """PLT-04: the used pile returns to the plot deck (the plot just revealed stays revealed)."""
+    p = g.player(name)
+    if not p.used_plots:
+        return
+    for cid in p.used_plots:
+        g.card(cid).zone = "plot_deck"
+    p.plot_deck, p.used_plots = p.plot_deck + p.used_plots, []
+    g.log(f"{name}'s used plots return to the plot deck")
+
+
+def draw_phase(g: Game) -> Flow:
+    yield from begin_phase(g, "draw")
+    yield from player_actions(g)
+
+    def draw_two(g: Game, ev: Event) -> Flow:
+        for name in g.state.clockwise_from(g.first_player):
+            n = g.draw(name, 2, by_effect=False)  # DRW-01, DRW-06: not counted against the cap
+            g.log(f"{name} draws {n} card{'s' if n != 1 else ''}")
+        return
+        yield
+
+    yield from framework_window(g, "each player draws two cards", [Event("draw two cards", execute=draw_two)])
+    yield from player_actions(g)
+    yield from end_phase(g, "draw")
+
+
+def marshalling_phase(g: Game) -> Flow:
+    st = g.state
+    yield from begin_phase(g, "marshalling")
+    for name in st.clockwise_from(g.first_player):
+        st.active_player = name
+
+        def count_income(g: Game, ev: Event, name: str = name) -> Flow:
+            income = g.income(name)  # MAR-02: counted as the player becomes active
+            g.player(name).gold += income
+            g.log(f"{name} collects {income} gold")
+            return
+            yield
+
+        yield from framework_window(g, f"{name} becomes active and counts income",
+                                    [Event("count income", execute=count_income)])
+        yield from player_actions(g)
+        yield from framework_window(g, f"{name} has no more gold actions",
+                                    [Event("next player becomes active")])
+    st.active_player = None
+    if st.ruleset == "ccg-winter":  # MAR-09 (W): unspent gold is lost when marshalling ends
+        for p in st.players:
+            p.gold = 0
+    yield from end_phase(g, "marshalling")
+
+
+def challenges_phase(g: Game) -> Flow:
+    st = g.state
+    yield from begin_phase(g, "challenges")
+    for p in st.players:
+        p.challenges_made = []
+    for name in st.clockwise_from(g.first_player):
+        st.active_player = name
+        while True:
+            yield from player_actions(g)
+            if len(g.player(name).challenges_made) >= len(CHALLENGE_TYPES):
+                break
+            decision = legality.challenge_decision(g, name)
+            answer = yield from g.ask(decision)
+            if "pass" in answer:
+                break
+            yield from challenge(g, name, answer)
+        yield from framework_window(g, f"{name} is finished with challenges",
+                                    [Event("next player becomes active")])
+    st.active_player = None
+    yield from end_phase(g, "challenges")
+
+
+def dominance_phase(g: Game) -> Flow:
+    yield from begin_phase(g, "dominance")
+
+    def reward(g: Game, ev: Event) -> Flow:
+        names = g.state.clockwise_from(g.first_player)
+        totals = {n: sum(g.strength(c) for c in g.characters(n, standing=True)) for n in names}
+        best = max(totals.values())
+        leaders = [n for n in names if totals[n] == best]
+        shown = ", ".join(f"{n} {t}" for n, t in totals.items())
+        if len(leaders) == 1:  # DOM-01: a tie gives nothing
+            g.log(f"dominance: {shown}; {leaders[0]} claims 1 power")
+            g.claim_house_power(leaders[0], 1)
+        else:
+            g.log(f"dominance: {shown}; tied, nobody wins dominance")
+        return
+        yield
+
+    yield from framework_window(g, "reward dominance", [Event("reward dominance", execute=reward)])
+    yield from player_actions(g)
+    yield from end_phase(g, "dominance")
+
+
+def standing_phase(g: Game) -> Flow:
+    yield from begin_phase(g, "standing")
+
+    def stand_all(g: Game, ev: Event) -> Flow:
+        for c in g.state.cards.values():  # DOM-03, C-04: every kneeling card stands
+            if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
+                c.kneeling = False
+        g.log("all kneeling cards stand")
+        return
+        yield
+
+    yield from framework_window(g, "all kneeling cards stand", [Event("stand all", execute=stand_all)])
+    yield from player_actions(g)
+    yield from end_phase(g, "standing")
+
+
+def taxation_phase(g: Game) -> Flow:
+    yield from begin_phase(g, "taxation")
+
+    def tax(g: Game, ev: Event) -> Flow:
+        for p in g.state.players:  # DOM-04: unspent gold returns to the treasury
+            if p.gold:
+                g.log(f"{p.name} returns {p.gold} unspent gold")
+            p.gold = 0
+        return
+        yield
+
+    yield from framework_window(g, "return unspent gold", [Event("return unspent gold", execute=tax)])
+    yield from player_actions(g)
+    yield from end_phase(g, "taxation")
+
+
+def end_round(g: Game) -> None:
+    """DOM-05, PLT-03: revealed plots go to the used pile; round counters reset."""
+    for p in g.state.players:
+        if p.revealed_plot is not None:
+            g.move_to_pile(p.revealed_plot, "used_plots")
+        p.drawn_this_round = 0
+        p.limited_played = False
+    g.expire("round")
+
+
+# ---------------------------------------------------------------------------
+# Challenges (CHL-01..22)
+# ---------------------------------------------------------------------------
+
+def update_challenge_participants(g: Game) -> None:
+    """Characters that left play, or changed control, stop participating (CHL-08/09)."""
+    ch = g.state.challenge
+    if ch is None or ch.resolved or ch.ended:
+        return
+    ch.attackers = [c for c in ch.attackers if g.card(c).zone == "in_play" and g.card(c).controller == ch.attacker]
+    ch.defenders = [c for c in ch.defenders if g.card(c).zone == "in_play" and g.card(c).controller == ch.defender]
+
+
+def no_participants(g: Game) -> bool:
+    ch = g.state.challenge
+    if not ch.attackers and not ch.defenders:  # CHL-10: ends at once without resolution
+        ch.ended = True
+        g.log(f"the {ch.type} challenge ends without resolution: no participating characters")
+        return True
+    return False
+
+
+def challenge(g: Game, name: str, answer: dict) -> Flow:
+    st = g.state
+    ch = Challenge(type=answer["challenge"], attacker=name, defender=answer["against"],
+                   attackers=list(answer["attackers"]))
+    st.challenge = ch
+    g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
+
+    def declare(g: Game, ev: Event) -> Flow:
+        names = ", ".join(g.name(c) for c in ch.attackers)
+        g.log(f"{name} declares a {ch.type} challenge against {ch.defender} with {names}")
+        g.state.window.gates.append({"event": "challenge declared", "type": ch.type})
+        return
+        yield
+
+    def kneel_attackers(g: Game, ev: Event) -> Flow:
+        for c in ch.attackers:  # CHL-03
+            g.card(c).kneeling = True
+        return
+        yield
+
+    yield from framework_window(g, "attackers are declared",
+                                [Event("declare challenge", execute=declare),
+                                 Event("kneel attackers", execute=kneel_attackers)])
+    try:
+        if no_participants(g):
+            return
+        yield from player_actions(g)
+        if no_participants(g):
+            return
+
+        def stealth(g: Game, ev: Event) -> Flow:
+            decision = legality.stealth_decision(g, ch)
+            if decision is not None:
+                answer = yield from g.ask(decision)
+                ch.stealth = dict(answer.get("stealth", {}))
+                for a, t in ch.stealth.items():
+                    g.log(f"{g.name(a)} uses stealth on {g.name(t)}")
+
+        def defend(g: Game, ev: Event) -> Flow:
+            decision = legality.defend_decision(g, ch)
+            answer = yield from g.ask(decision)
+            ch.defenders = list(answer.get("defend", []))
+            for c in ch.defenders:
+                g.card(c).kneeling = True
+            if ch.defenders:
+                g.log(f"{ch.defender} defends with {', '.join(g.name(c) for c in ch.defenders)}")
+                g.state.window.gates.append({"event": "defenders declared"})
+            else:
+                g.log(f"{ch.defender} declares no defenders")
+
+        yield from framework_window(g, "defenders are declared",
+                                    [Event("choose stealth targets", initiate=stealth),
+                                     Event("declare defenders", initiate=defend)])
+        if no_participants(g):
+            return
+        yield from player_actions(g)
+        if no_participants(g):
+            return
+        yield from resolution(g, ch)
+    finally:
+        if not ch.resolved:
+            ch.ended = True
+        g.expire("challenge")
+
+
+def resolution(g: Game, ch: Challenge) -> Flow:
+    """The four framework events of challenge resolution, then Deadly as a passive (CHL-11, C-12)."""
+
+    def winner(g: Game, ev: Event) -> Flow:
+        atk = sum(g.strength(c) for c in ch.attackers)
+        dfn = sum(g.strength(c) for c in ch.defenders)
+        ch.attacker_strength, ch.defender_strength = atk, dfn
+        if atk >= dfn and atk >= 1:  # CHL-12: ties go to an attacker with STR 1 or more
+            ch.winner = ch.attacker
+        elif dfn > atk and dfn >= 1:
+            ch.winner = ch.defender
+        else:
+            ch.winner = None
+        ch.unopposed = ch.winner == ch.attacker and dfn == 0
+        ch.resolved = True
+        verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
+        g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
+        if ch.winner:
+            g.state.window.gates.append({"event": "challenge won", "player": ch.winner, "type": ch.type})
+        return
+        yield
+
+    def claim_initiate(g: Game, ev: Event) -> Flow:
+        if ch.winner != ch.attacker:
+            return  # CHL-18: no claim when the defender wins
+        claim = g.claim(ch.attacker)
+        ev.data["claim"] = claim
+        if ch.type == "military" and claim > 0:  # CHL-14/15
+            eligible = [c for c in g.characters(ch.defender) if g.card(c).moribund is None]
+            count = min(claim, len(eligible))
+            if count == 0:
+                return
+            decision = Decision("choose", ch.defender, f"military claim {claim}: choose {count} "
+                                f"character{'s' if count > 1 else ''} to kill",
+                                choices=eligible, min_count=count, max_count=count,
+                                checker=legality.selection_checker(g, eligible, count, count,
+                                                                   "a character you control in play"))
+            if count == len(eligible):
+                decision.options = [{"choose": list(eligible)}]
+            answer = yield from g.ask(decision)
+            ev.victims = list(answer["choose"])
+
+    def claim_execute(g: Game, ev: Event) -> Flow:
+        if ch.winner != ch.attacker:
+            return
+        claim = ev.data.get("claim", 0)
+        d = g.player(ch.defender)
+        if ch.type == "military":
+            for c in ev.victims:
+                if g.remove(c, "dead"):
+                    g.log(f"{ch.defender}'s {g.name(c)} is killed for military claim")
+                    g.state.window.gates.append({"event": "killed", "card": c})
+        elif ch.type == "intrigue" and claim > 0:  # CHL-16: at random
+            picks = g.state.rng.sample(d.hand, min(claim, len(d.hand)))
+            for c in picks:
+                g.move_to_pile(c, "discard")
+            g.log(f"{ch.defender} discards {', '.join(g.name(c) for c in picks) or 'nothing'} at random "
+                  f"for intrigue claim")
+        elif ch.type == "power" and claim > 0:  # CHL-17: moved from the House card only
+            amount = min(claim, g.house_power(ch.defender))
+            g.card(d.house_card).power -= amount
+            g.log(f"{ch.attacker} moves {amount} power from {ch.defender}'s House for power claim")
+            g.card(g.player(ch.attacker).house_card).power += amount
+            g.check_victory()
+        return
+        yield
+
+    def unopposed(g: Game, ev: Event) -> Flow:
+        if ch.unopposed:  # CHL-19
+            g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
+            g.claim_house_power(ch.attacker, 1)
+        return
+        yield
+
+    def renown(g: Game, ev: Event) -> Flow:
+        if ch.winner is None:
+            return
+        side = ch.attackers if ch.winner == ch.attacker else ch.defenders
+        for c in side:  # CHL-20
+            if g.has_keyword(c, "renown") and g.card(c).zone == "in_play":
+                g.log(f"{g.name(c)} claims 1 power for renown")
+                g.add_card_power(c, 1)
+        return
+        yield
+
+    deadly = Event("deadly")
+
+    def deadly_initiate(g: Game, ev: Event) -> Flow:
+        atk = sum(1 for c in ch.attackers if g.has_keyword(c, "deadly"))
+        dfn = sum(1 for c in ch.defenders if g.has_keyword(c, "deadly"))
+        eligible = [c for c in ch.defenders if g.card(c).moribund is None]
+        if atk <= dfn or not eligible:
+            ev.cancelled = True
+            return
+        decision = Decision("choose", ch.defender, "deadly: choose a defending character to kill",
+                            choices=eligible, min_count=1, max_count=1,
+                            checker=legality.selection_checker(g, eligible, 1, 1, "one of your defenders"))
+        if len(eligible) == 1:
+            decision.options = [{"choose": list(eligible)}]
+        answer = yield from g.ask(decision)
+        ev.victims = list(answer["choose"])
+
+    def deadly_execute(g: Game, ev: Event) -> Flow:
+        for c in ev.victims:
+            if g.remove(c, "dead"):
+                g.log(f"{g.name(c)} is killed by deadly")
+                g.state.window.gates.append({"event": "killed", "card": c})
+        return
+        yield
+
+    deadly.initiate, deadly.execute = deadly_initiate, deadly_execute
+    yield from framework_window(g, "challenge resolution", [
+        Event("determine the winner", execute=winner),
+        Event("implement the challenge result", initiate=claim_initiate, execute=claim_execute),
+        Event("reward for an unopposed challenge", execute=unopposed),
+        Event("renown", execute=renown),
+    ], passives=[deadly])
+
+
+PHASES = {
+    "plot": plot_phase, "draw": draw_phase, "marshalling": marshalling_phase,
+    "challenges": challenges_phase, "dominance": dominance_phase, "standing": standing_phase,
+    "taxation": taxation_phase,
+}

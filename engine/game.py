@@ -1,0 +1,395 @@
+"""The game driver: ``advance()`` gives the pending decision, ``answer()`` applies one.
+
+>>> from engine.builder import practice_game
+>>> game = practice_game(seed=1)                 # doctest: +SKIP
+>>> decision = game.advance()                    # doctest: +SKIP
+>>> game.answer(decision.player, {"pass": True}) # doctest: +SKIP
+
+The rules live in ``engine.flow`` as generators written in rulebook order.
+This module holds what they share: card lookups, derived values (current STR,
+icons, keywords), moving cards between zones, power and victory, and the log.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generator
+
+from cards.model import CardDef
+from engine.decisions import Decision, GameOver, Refused
+from engine.state import CardInstance, Effect, GameState, Player, Window
+
+WIN_POWER = 15
+DOOMED_TO_ELIMINATE = 5
+
+
+class GameEnded(Exception):
+    """Raised inside the rules the moment a player wins or the game is drawn (WIN-01)."""
+
+
+@dataclass
+class Options:
+    prompt_all: bool = True
+    """Offer every opportunity, even where only passing is legal (scenarios need this;
+    the table and computer players turn it off to skip empty prompts)."""
+    mode: str = "enforce"
+    """``enforce``: illegal answers are refused. ``advise``: free moves are applied and warned about."""
+
+
+Flow = Generator[Decision, dict, Any]
+
+
+class Game:
+    """One game: its state, its card definitions, and the rules running on them."""
+
+    def __init__(self, state: GameState, pool: dict[str, CardDef], options: Options | None = None,
+                 start_phase: str | None = None, setup_spec: Any = None):
+        self.state = state
+        self.pool = pool
+        self.options = options or Options()
+        self.setup_spec = setup_spec
+        """How this game was created (decks or scenario start), for saves and replays."""
+        self.history: list[tuple[str, dict]] = []
+        self.pending: Decision | None = None
+        self.result: GameOver | None = None
+        from engine import flow  # the rules depend on this module, not the other way round
+
+        self._flow = flow.play(self, start_phase or state.phase)
+        self._step(None)
+
+    # -- the driver ------------------------------------------------------
+    def advance(self) -> Decision | GameOver:
+        """The pending decision, or the game's result once it is over."""
+        return self.pending if self.pending is not None else self.result
+
+    def answer(self, player: str, answer: dict) -> None:
+        """Apply ``player``'s answer to the pending decision, or raise ``Refused`` (state unchanged)."""
+        decision = self.pending
+        if decision is None:
+            raise Refused("the game is over")
+        if player != decision.player:
+            raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {player}'s")
+        normalised = decision.check(answer)
+        self.history.append((player, normalised))
+        self._step(normalised)
+
+    def _step(self, value: dict | None) -> None:
+        try:
+            self.pending = self._flow.send(value) if value is not None else next(self._flow)
+        except GameEnded:
+            self.pending = None
+        except StopIteration:
+            self.pending = None
+            if self.state.winner is None:
+                self.state.winner = "draw"
+                self.log("The game ends without a winner.")
+        if self.pending is None:
+            self.result = GameOver(self.state.winner or "draw", self.state.log[-1] if self.state.log else "")
+
+    def ask(self, decision: Decision) -> Flow:
+        """Yield a decision unless it is an empty opportunity the options let us skip."""
+        if not self.options.prompt_all and decision.only_pass:
+            return {"pass": True}
+        if self.state.winner is not None:
+            raise GameEnded()
+        answer = yield decision
+        return answer
+
+    # -- lookups -----------------------------------------------------------
+    def card(self, card_id: int) -> CardInstance:
+        return self.state.cards[card_id]
+
+    def defn(self, card_id: int) -> CardDef:
+        return self.pool[self.state.cards[card_id].key]
+
+    def name(self, card_id: int) -> str:
+        return self.defn(card_id).name
+
+    def player(self, name: str) -> Player:
+        return self.state.player(name)
+
+    @property
+    def first_player(self) -> str:
+        return self.state.first_player or self.state.players[0].name
+
+    def opponents(self, name: str) -> list[str]:
+        return [n for n in self.state.clockwise_from(name) if n != name]
+
+    def characters(self, name: str, *, standing: bool | None = None) -> list[int]:
+        """Characters ``name`` controls in play (moribund ones included: they are still in play)."""
+        out = []
+        for cid in self.player(name).in_play:
+            if self.card_type(cid) == "character" and not self.card(cid).facedown:
+                if standing is None or self.card(cid).kneeling != standing:
+                    out.append(cid)
+        return out
+
+    def in_play_cards(self, name: str) -> list[int]:
+        """Every card ``name`` controls in play, attachments included (not duplicates)."""
+        out = []
+        for p in self.state.players:
+            for cid in p.in_play:
+                if self.card(cid).controller == name:
+                    out.append(cid)
+                for aid in self.card(cid).attachments:
+                    if self.card(aid).controller == name:
+                        out.append(aid)
+        return out
+
+    # -- derived values (LST-02..04): printed values plus lasting effects -------
+    def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
+        return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
+
+    def card_type(self, card_id: int) -> str:
+        return self.defn(card_id).type
+
+    def strength(self, card_id: int) -> int:
+        base = self.defn(card_id).strength or 0
+        return max(0, base + sum(e.value for e in self._effects_on(card_id, "strength")))
+
+    def icons(self, card_id: int) -> set[str]:
+        icons = set(self.defn(card_id).icons)
+        for icon in ("military", "intrigue", "power"):
+            net = sum(1 for e in self._effects_on(card_id, "icon+") if e.value == icon) - \
+                sum(1 for e in self._effects_on(card_id, "icon-") if e.value == icon)
+            if icon in icons:
+                net += 1
+            icons.discard(icon)
+            if net > 0:
+                icons.add(icon)
+        return icons
+
+    def keywords(self, card_id: int) -> set[str]:
+        kws = set(self.defn(card_id).keywords)
+        kws |= {e.value for e in self._effects_on(card_id, "keyword+")}
+        kws -= {e.value for e in self._effects_on(card_id, "keyword-")}
+        return kws
+
+    def traits(self, card_id: int) -> set[str]:
+        traits = set(self.defn(card_id).traits)
+        traits |= {e.value for e in self._effects_on(card_id, "trait+")}
+        traits -= {e.value for e in self._effects_on(card_id, "trait-")}
+        return traits
+
+    def has_keyword(self, card_id: int, keyword: str) -> bool:
+        return keyword in self.keywords(card_id)
+
+    def total_power(self, name: str) -> int:
+        """House power plus power on characters the player controls in play (C-19)."""
+        p = self.player(name)
+        total = self.card(p.house_card).power if p.house_card is not None else 0
+        return total + sum(self.card(c).power for c in self.characters(name))
+
+    def house_power(self, name: str) -> int:
+        p = self.player(name)
+        return self.card(p.house_card).power if p.house_card is not None else 0
+
+    def initiative(self, name: str) -> int:
+        """Revealed plot initiative plus bonuses of cards the player controls, kneeling too (PLT-06)."""
+        p = self.player(name)
+        total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
+        return total + sum(self.defn(c).initiative for c in self.in_play_cards(name)
+                           if not self.card(c).facedown)
+
+    def income(self, name: str) -> int:
+        """Plot income plus income bonuses of cards the player controls, kneeling too (MAR-02)."""
+        p = self.player(name)
+        total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
+        return total + sum(self.defn(c).income for c in self.in_play_cards(name)
+                           if not self.card(c).facedown)
+
+    def claim(self, name: str) -> int:
+        p = self.player(name)
+        return self.defn(p.revealed_plot).claim if p.revealed_plot is not None else 0
+
+    def gold_penalty(self, name: str, card_id: int) -> int:
+        """+2 gold for a character, location or attachment of another House (MAR-07, SET-06)."""
+        d = self.defn(card_id)
+        if d.type in ("character", "location", "attachment") and d.house and \
+                self.player(name).house not in d.house:
+            return 2
+        return 0
+
+    def doomed_in_dead(self, name: str) -> int:
+        return sum(1 for c in self.player(name).dead if self.defn(c).doomed)
+
+    # -- the log -------------------------------------------------------------
+    def log(self, text: str) -> None:
+        phase = self.state.phase
+        self.state.log.append(f"R{self.state.round} {phase}: {text}")
+
+    # -- windows ---------------------------------------------------------------
+    def open_window(self, kind: str, name: str, initiator: str | None) -> Window:
+        window = Window(kind=kind, name=name, initiator=initiator)
+        self.state.windows.append(window)
+        return window
+
+    def close_window(self, window: Window) -> None:
+        self.state.windows.remove(window)
+
+    # -- moving cards -------------------------------------------------------------
+    def _detach_from_location(self, cid: int) -> None:
+        """Take a card out of whatever list holds it (no other bookkeeping)."""
+        c = self.card(cid)
+        if c.zone in ("attached", "duplicate"):
+            host = self.card(c.attached_to)
+            (host.attachments if c.zone == "attached" else host.duplicates).remove(cid)
+            c.attached_to = None
+        elif c.zone == "in_play":
+            self.player(c.controller).in_play.remove(cid)
+        elif c.zone == "revealed_plot":
+            self.player(c.owner).revealed_plot = None
+        elif c.zone in ("deck", "hand", "discard", "dead", "plot_deck", "used_plots"):
+            self.player(c.owner).pile(c.zone).remove(cid)
+        elif c.zone in ("house", "agenda"):
+            raise ValueError("House cards and agendas never leave their place (ZON-04/05)")
+
+    def move_to_pile(self, cid: int, zone: str, *, top: bool = True) -> None:
+        """Put a card into its owner's pile. Discard/dead piles grow at the end (their top)."""
+        self._detach_from_location(cid)
+        c = self.card(cid)
+        pile = self.player(c.owner).pile(zone)
+        if zone == "deck":
+            pile.insert(0 if top else len(pile), cid)
+        else:
+            pile.append(cid)
+        c.zone = zone
+        c.controller = c.owner
+        c.kneeling = False
+        c.power = 0
+        c.facedown = False
+        c.moribund = None
+        c.x = 0
+
+    def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
+        self._detach_from_location(cid)
+        c = self.card(cid)
+        c.zone = "in_play"
+        c.controller = controller
+        c.kneeling = kneeling
+        c.facedown = facedown
+        self.player(controller).in_play.append(cid)
+
+    def attach(self, cid: int, host: int, controller: str, *, duplicate: bool = False) -> None:
+        self._detach_from_location(cid)
+        c = self.card(cid)
+        c.zone = "duplicate" if duplicate else "attached"
+        c.attached_to = host
+        c.controller = controller
+        c.kneeling = False
+        (self.card(host).duplicates if duplicate else self.card(host).attachments).append(cid)
+
+    def draw(self, name: str, count: int, *, by_effect: bool) -> int:
+        """Draw one card at a time (DRW-02); card-effect draws respect the cap (DRW-03/05)."""
+        p = self.player(name)
+        drawn = 0
+        for _ in range(count):
+            if by_effect and p.drawn_this_round >= 3:
+                self.log(f"{name} cannot draw more: the draw cap of 3 card-effect draws is reached")
+                break
+            if not p.deck:
+                break
+            cid = p.deck[0]
+            self.move_to_pile(cid, "hand")
+            drawn += 1
+            if by_effect:
+                p.drawn_this_round += 1
+        return drawn
+
+    def leave_play(self, cid: int, destination: str) -> None:
+        """A card physically leaves play: attachments and duplicates to their owners' discard piles,
+        power back to the pool, lasting effects on it end (MOR-07, ATT-03, UNQ-10)."""
+        c = self.card(cid)
+        for aid in list(c.attachments) + list(c.duplicates):
+            if self.card(aid).moribund is None or self.card(aid).zone == "duplicate":
+                self.move_to_pile(aid, "discard")
+        self.state.effects = [e for e in self.state.effects if e.target != cid]
+        if destination == "deck_bottom":
+            self.move_to_pile(cid, "deck", top=False)
+        elif destination == "deck_top":
+            self.move_to_pile(cid, "deck", top=True)
+        else:
+            self.move_to_pile(cid, destination)
+
+    def remove(self, cid: int, destination: str) -> bool:
+        """Kill, discard or return a card in play. Inside an action window it becomes
+        moribund until step 6 (MOR-01); outside one it leaves at once. False if it cannot
+        be removed (already moribund: MOR-03)."""
+        c = self.card(cid)
+        if c.moribund is not None:
+            return False
+        if destination == "discard" and self.has_keyword(cid, "deathbound"):
+            destination = "dead"  # Deathbound replaces the destination (KW-04, MOR-10)
+        if self.state.windows:
+            c.moribund = destination
+            for aid in c.attachments:
+                if self.card(aid).moribund is None:
+                    self.card(aid).moribund = "discard"
+        else:
+            self.leave_play(cid, destination)
+        return True
+
+    def resolve_moribund(self) -> None:
+        """Step 6: every moribund card leaves play together, to its owner's pile (MOR-07)."""
+        marked = [cid for cid, c in self.state.cards.items() if c.moribund is not None]
+        for cid in marked:
+            c = self.card(cid)
+            if c.moribund is None or c.zone not in ("in_play", "attached"):
+                continue
+            dest = c.moribund
+            self.leave_play(cid, dest)
+        for cid in marked:
+            self.card(cid).moribund = None
+        self.check_doomed()
+
+    # -- power, victory, elimination -----------------------------------------------
+    def claim_house_power(self, name: str, amount: int) -> None:
+        if amount <= 0:
+            return
+        self.card(self.player(name).house_card).power += amount
+        self.check_victory()
+
+    def add_card_power(self, cid: int, amount: int) -> None:
+        self.card(cid).power += amount
+        self.check_victory()
+
+    def check_victory(self) -> None:
+        """15 power wins at once (WIN-01); the first player's order breaks simultaneous wins (C-22)."""
+        if self.state.winner is not None:
+            return
+        for name in self.state.clockwise_from(self.first_player):
+            if self.total_power(name) >= WIN_POWER:
+                self.state.winner = name
+                self.log(f"{name} wins with {self.total_power(name)} power.")
+                raise GameEnded()
+
+    def check_doomed(self) -> None:
+        """Five Doomed cards in the dead pile eliminate a player (WIN-04/05)."""
+        if self.state.winner is not None:
+            return
+        living = [p for p in self.state.players if not p.eliminated]
+        doomed = [p for p in living if self.doomed_in_dead(p.name) >= DOOMED_TO_ELIMINATE]
+        if not doomed:
+            return
+        if len(doomed) == len(living):
+            self.state.winner = "draw"
+            self.log("Every player has five Doomed cards in the dead pile: the game is a draw.")
+            raise GameEnded()
+        for p in doomed:
+            p.eliminated = True
+            self.log(f"{p.name} is eliminated: five Doomed cards in the dead pile.")
+            for cid in list(self.in_play_cards(p.name)):
+                if self.card(cid).zone in ("in_play", "attached"):
+                    self.leave_play(cid, "deck_bottom")
+        living = [p for p in self.state.players if not p.eliminated]
+        if len(living) == 1:
+            self.state.winner = living[0].name
+            self.log(f"{living[0].name} wins: every other player is eliminated.")
+            raise GameEnded()
+
+    # -- expiry of lasting effects ------------------------------------------------------
+    def expire(self, until: str) -> None:
+        self.state.effects = [e for e in self.state.effects if e.until != until]
+
+
+def refuse(reason: str) -> None:
+    raise Refused(reason)

@@ -1,0 +1,388 @@
+"""What is legal now, and why not: the questions the rules ask before anything changes.
+
+Every function here only reads the game. A refusal is a sentence a player can
+act on, naming the rule it comes from.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.decisions import Decision, Refused
+from engine.game import Game
+from engine.state import CHALLENGE_TYPES, Challenge
+
+SETUP_GOLD = 5
+
+
+def _id(value: Any) -> Any:
+    return value
+
+
+# -- uniqueness (UNQ-01..05) -----------------------------------------------------
+
+def copies_in_play(g: Game, title: str) -> list[int]:
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            if g.name(cid) == title and not g.card(cid).facedown:
+                out.append(cid)
+            out.extend(a for a in g.card(cid).attachments if g.name(a) == title)
+    return out
+
+
+def unique_problem(g: Game, name: str, cid: int) -> str | None:
+    d = g.defn(cid)
+    if not d.unique:
+        return None
+    for other in copies_in_play(g, d.name):
+        c = g.card(other)
+        if c.owner == name or c.controller == name:
+            return (f"{name} already has {d.name} in play (UNQ-01): a unique card can be in play only "
+                    f"once per player; marshal this copy as a duplicate instead")
+    if any(g.name(c) == d.name for c in g.player(name).dead):
+        return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
+    return None
+
+
+def duplicate_host(g: Game, name: str, cid: int) -> int | None:
+    """The unique card of the same title that ``name`` owns and controls in play (UNQ-05)."""
+    title = g.name(cid)
+    for host in g.player(name).in_play:
+        h = g.card(host)
+        if g.name(host) == title and h.owner == name and h.controller == name and g.defn(host).unique \
+                and h.moribund is None and not h.facedown:
+            return host
+    return None
+
+
+# -- marshalling (MAR-04..11, ATT-01) ---------------------------------------------
+
+def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
+    """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
+    d = g.defn(cid)
+    base = x if d.cost_x else (d.cost or 0)
+    return base + g.gold_penalty(name, cid)
+
+
+def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
+    title = g.name(cid)
+    if host is None:
+        return f"{title} is an attachment: say which character it goes on (attach_to)"
+    if host not in g.state.cards:
+        return f"there is no card {host} to attach {title} to"
+    h = g.card(host)
+    if h.zone != "in_play" or h.facedown:
+        return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
+    if g.card_type(host) != "character":
+        return f"{title} can only be attached to a character (ATT-01); {g.name(host)} is a {g.card_type(host)}"
+    if h.moribund is not None:
+        return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
+    if g.has_keyword(host, "no attachments"):
+        return f"{g.name(host)} has No Attachments (KW-08)"
+    return None
+
+
+def normalise_marshal(answer: dict) -> dict:
+    try:
+        return {"card": answer["marshal"], "duplicate": bool(answer.get("duplicate", False)),
+                "attach_to": answer.get("attach_to"), "x": int(answer.get("x") or 0)}
+    except (TypeError, ValueError):
+        raise Refused("x must be a whole number")
+
+
+def marshal_problem(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
+                    x: int = 0) -> str | None:
+    st = g.state
+    p = g.player(name)
+    if card not in st.cards:
+        return f"there is no card {card}"
+    title = g.name(card)
+    if st.phase != "marshalling" or st.active_player != name:
+        return (f"{name} can marshal {title} only in {name}'s own marshalling turn (MAR-05)")
+    if card not in p.hand:
+        return f"{title} is not in {name}'s hand"
+    d = g.defn(card)
+    if duplicate:
+        if not d.unique:
+            return f"{title} is not unique, so it cannot be a duplicate (UNQ-05)"
+        host = attach_to if attach_to is not None else duplicate_host(g, name, card)
+        if host is None or host != duplicate_host(g, name, card) and not (
+                host in st.cards and g.name(host) == title and g.card(host).owner == name
+                and g.card(host).controller == name and g.card(host).zone == "in_play"):
+            return (f"{name} has no {title} in play that he both owns and controls to put a duplicate on "
+                    f"(UNQ-05)")
+        return None
+    if d.type == "event":
+        return f"{title} is an event: play it with 'trigger', not 'marshal'"
+    if d.type not in ("character", "location", "attachment"):
+        return f"{title} is a {d.type} and cannot be marshalled"
+    if x < 0:
+        return "X cannot be negative"
+    if g.has_keyword(card, "limited") and p.limited_played:
+        return f"{name} has already played a Limited card this round (MAR-11)"
+    problem = unique_problem(g, name, card)
+    if problem:
+        return problem
+    if d.type == "attachment":
+        problem = attach_problem(g, card, attach_to)
+        if problem:
+            return problem
+    cost = marshal_cost(g, name, card, x)
+    if cost > p.gold:
+        penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
+        return f"gold: {title} costs {cost}{penalty}; {name} has {p.gold} (MAR-04)"
+    return None
+
+
+def marshal_options(g: Game, name: str) -> list[dict]:
+    """Every legal marshal answer for ``name`` now (empty outside his marshalling turn)."""
+    st = g.state
+    if st.phase != "marshalling" or st.active_player != name:
+        return []
+    out = []
+    for cid in g.player(name).hand:
+        d = g.defn(cid)
+        if d.unique and duplicate_host(g, name, cid) is not None:
+            out.append({"marshal": cid, "duplicate": True, "attach_to": None, "x": 0})
+            continue
+        if d.type == "attachment":
+            for p in st.players:
+                for host in p.in_play:
+                    if marshal_problem(g, name, cid, attach_to=host) is None:
+                        out.append({"marshal": cid, "duplicate": False, "attach_to": host, "x": 0})
+        elif marshal_problem(g, name, cid) is None:
+            out.append({"marshal": cid, "duplicate": False, "attach_to": None, "x": 0})
+    return out
+
+
+def trigger_problem(g: Game, name: str, answer: dict) -> str:
+    if "trigger" in answer:
+        cid = answer["trigger"]
+        label = g.name(cid) if cid in g.state.cards else str(cid)
+        return f"{label} has no ability that {name} can trigger now"
+    return "no such action"
+
+
+def duplicate_save_problem(g: Game, name: str, cid: Any, victims: list[int]) -> str | None:
+    if cid not in g.state.cards:
+        return f"there is no card {cid}"
+    title = g.name(cid)
+    if cid not in victims:
+        return f"{title} is not about to be killed or discarded, so there is nothing to save it from"
+    if g.card(cid).controller != name:
+        return f"only {g.card(cid).controller} can save {title} with a duplicate"
+    if not g.card(cid).duplicates:
+        return f"{title} has no duplicate to discard (UNQ-08)"
+    return None
+
+
+# -- selections -------------------------------------------------------------------
+
+def selection_checker(g: Game, eligible: list, lo: int, hi: int, what: str):
+    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them."""
+
+    def check(answer: dict) -> dict:
+        picks = answer.get("choose")
+        if not isinstance(picks, list):
+            raise Refused("choose takes a list")
+        if len(set(map(str, picks))) != len(picks):
+            raise Refused("choose each card only once (CHL-15)")
+        for pick in picks:
+            if pick not in eligible:
+                label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
+                raise Refused(f"{label} cannot be chosen: choose {what}")
+        if not lo <= len(picks) <= hi:
+            need = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise Refused(f"choose {need}, not {len(picks)}")
+        return {"choose": list(picks)}
+
+    return check
+
+
+# -- setup (SET-02..06) ---------------------------------------------------------------
+
+def setup_problem(g: Game, name: str, answer: dict) -> str | None:
+    p = g.player(name)
+    cards = answer.get("setup", [])
+    attach = answer.get("attach") or {}
+    if answer.get("duplicates"):
+        return "duplicates may not be placed during setup (SET-05)"
+    if not isinstance(cards, list) or not isinstance(attach, dict):
+        return "setup takes a list of cards, and attach a mapping of attachment to host"
+    if len(set(cards)) != len(cards):
+        return "each card can be placed once"
+    total, limited, titles = 0, 0, set()
+    for cid in cards:
+        if cid not in p.hand:
+            label = g.name(cid) if cid in g.state.cards else cid
+            return f"{label} is not in {name}'s setup hand"
+        d = g.defn(cid)
+        if d.type not in ("character", "location") and not g.has_keyword(cid, "setup"):
+            return f"{d.name} is a {d.type}: only characters, locations and Setup cards are placed (SET-02/03)"
+        if d.type == "attachment" and cid not in attach:
+            return f"{d.name} is an attachment: say which placed character it goes on (attach)"
+        if d.unique:
+            if d.name in titles:
+                return f"two copies of the unique {d.name} cannot both be placed (SET-05)"
+            titles.add(d.name)
+        if g.has_keyword(cid, "limited"):
+            limited += 1
+        total += (0 if d.cost_x else (d.cost or 0)) + g.gold_penalty(name, cid)
+    if limited > 1:
+        return "at most one Limited card may be placed at setup (SET-04)"
+    if total > SETUP_GOLD:
+        return f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
+    for att, host in attach.items():
+        if att not in cards or host not in cards:
+            return "attach names cards that are both placed in this setup"
+        if g.card_type(host) != "character":
+            return f"{g.name(att)} must go on a character"
+        if g.has_keyword(host, "no attachments"):
+            return f"{g.name(host)} has No Attachments (KW-08)"
+    return None
+
+
+def setup_decision(g: Game, name: str) -> Decision:
+    p = g.player(name)
+    eligible = [c for c in p.hand if g.defn(c).type in ("character", "location") or g.has_keyword(c, "setup")]
+
+    def check(answer: dict) -> dict:
+        normal = {"setup": list(answer.get("setup") or []), "attach": dict(answer.get("attach") or {}),
+                  "duplicates": dict(answer.get("duplicates") or {})}
+        problem = setup_problem(g, name, normal)
+        if problem:
+            raise Refused(problem)
+        normal.pop("duplicates")
+        return normal
+
+    return Decision("setup", name, f"place up to {SETUP_GOLD} gold of setup cards, facedown",
+                    choices=eligible, min_count=0, max_count=len(eligible), can_pass=True, checker=check)
+
+
+def place_setup(g: Game, name: str, answer: dict) -> None:
+    cards = answer.get("setup", [])
+    attach = answer.get("attach") or {}
+    for cid in cards:
+        if cid not in attach:
+            g.put_in_play(cid, name, facedown=True)
+    for att, host in attach.items():
+        g.attach(att, host, name)
+        g.card(att).facedown = True
+    g.log(f"{name} places {len(cards)} setup card{'s' if len(cards) != 1 else ''} facedown")
+
+
+# -- challenges (CHL-01..07) -------------------------------------------------------------
+
+def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
+    c = g.card(cid)
+    return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
+            and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None)
+
+
+def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
+    ctype, against, attackers = answer.get("challenge"), answer.get("against"), answer.get("attackers")
+    p = g.player(name)
+    if ctype not in CHALLENGE_TYPES:
+        return f"unknown challenge type {ctype!r}; use military, intrigue or power"
+    if ctype in p.challenges_made:
+        return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
+    opponents = g.opponents(name)
+    if against is None and len(opponents) == 1:
+        against = opponents[0]
+    if against not in opponents:
+        return f"{against!r} is not an opponent {name} can challenge"
+    if not isinstance(attackers, list) or not attackers:
+        return "declare at least one attacking character (CHL-02)"
+    if len(set(attackers)) != len(attackers):
+        return "each attacker is declared once"
+    for cid in attackers:
+        if cid not in g.state.cards:
+            return f"there is no card {cid}"
+        c = g.card(cid)
+        title = g.name(cid)
+        if c.controller != name or c.zone != "in_play" or g.card_type(cid) != "character":
+            return f"{title} is not a character {name} controls in play"
+        if c.kneeling:
+            return f"{title} is kneeling and cannot attack (CHL-03)"
+        if ctype not in g.icons(cid):
+            return f"{title} has no {ctype} icon (CHL-02)"
+    return None
+
+
+def challenge_decision(g: Game, name: str) -> Decision:
+    p = g.player(name)
+    types = [t for t in CHALLENGE_TYPES if t not in p.challenges_made]
+    eligible = sorted({c for t in types for c in g.characters(name, standing=True) if can_attack(g, name, c, t)})
+
+    def check(answer: dict) -> dict:
+        opponents = g.opponents(name)
+        normal = {"challenge": answer.get("challenge"),
+                  "against": answer.get("against") or (opponents[0] if len(opponents) == 1 else None),
+                  "attackers": list(answer.get("attackers") or [])}
+        problem = challenge_problem(g, name, normal)
+        if problem:
+            raise Refused(problem)
+        return normal
+
+    return Decision("challenge", name, "declare a challenge, or pass to end your challenges",
+                    choices=eligible, min_count=1, max_count=len(eligible), can_pass=True, checker=check,
+                    context={"types": types, "opponents": g.opponents(name)})
+
+
+def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
+    stealthy = [c for c in ch.attackers if g.has_keyword(c, "stealth")]
+    targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")]
+    if not stealthy or not targets:
+        return None
+
+    def check(answer: dict) -> dict:
+        mapping = answer.get("stealth")
+        if not isinstance(mapping, dict):
+            raise Refused("stealth takes a mapping of attacker to target")
+        if len(set(mapping.values())) != len(mapping):
+            raise Refused("each stealth attacker chooses a different character")
+        for a, t in mapping.items():
+            if a not in stealthy:
+                raise Refused(f"{g.name(a) if a in g.state.cards else a} is not an attacking Stealth character")
+            if t not in targets:
+                raise Refused(f"{g.name(t) if t in g.state.cards else t} cannot be chosen for stealth: "
+                              f"choose a character without Stealth that {ch.defender} controls (CHL-06)")
+        return {"stealth": dict(mapping)}
+
+    return Decision("stealth", ch.attacker, "choose stealth targets", choices=targets,
+                    min_count=0, max_count=len(stealthy), can_pass=True, checker=check,
+                    context={"attackers": stealthy})
+
+
+def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
+    c = g.card(cid)
+    return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
+            and g.card_type(cid) == "character" and ch.type in g.icons(cid)
+            and cid not in ch.stealth.values() and c.moribund is None)
+
+
+def defend_decision(g: Game, ch: Challenge) -> Decision:
+    eligible = [c for c in g.characters(ch.defender) if can_defend(g, ch, c)]
+
+    def check(answer: dict) -> dict:
+        picks = answer.get("defend")
+        if not isinstance(picks, list):
+            raise Refused("defend takes a list of characters (an empty list declares none)")
+        if len(set(picks)) != len(picks):
+            raise Refused("each defender is declared once")
+        for cid in picks:
+            if cid not in g.state.cards:
+                raise Refused(f"there is no card {cid}")
+            if cid in ch.stealth.values():
+                raise Refused(f"{g.name(cid)} was chosen by stealth and cannot defend (CHL-06)")
+            c = g.card(cid)
+            if c.controller != ch.defender or c.zone != "in_play":
+                raise Refused(f"{g.name(cid)} is not a character {ch.defender} controls in play")
+            if c.kneeling:
+                raise Refused(f"{g.name(cid)} is kneeling and cannot defend (CHL-03)")
+            if ch.type not in g.icons(cid):
+                raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
+        return {"defend": list(picks)}
+
+    return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",
+                    choices=eligible, min_count=0, max_count=len(eligible), can_pass=True, checker=check)

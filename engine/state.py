@@ -1,0 +1,225 @@
+"""Game state: plain data with integer card ids, fully serialisable.
+
+Zones are lists on the player who owns the pile (deck, hand, discard, dead,
+plot deck, used plots) or controls the card (``in_play``). Attachments and
+duplicates sit on their host's lists. ``CardInstance.zone`` mirrors where the
+card is; the fuzz test checks the two always agree (every card in exactly one
+place).
+
+Moribund is a mark on a card, not a zone (MOR-01): ``CardInstance.moribund``
+holds the pending destination while the card is still in play.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+PHASES = ("setup", "plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
+CHALLENGE_TYPES = ("military", "intrigue", "power")
+
+# Zones a card instance can be in.
+PILE_ZONES = ("deck", "hand", "discard", "dead", "plot_deck", "used_plots")
+ZONES = PILE_ZONES + ("in_play", "attached", "duplicate", "revealed_plot", "house", "agenda", "removed")
+
+
+@dataclass
+class CardInstance:
+    """One physical card in this game. ``key`` names its definition in the game's pool."""
+
+    id: int
+    key: str
+    owner: str
+    controller: str
+    zone: str
+    kneeling: bool = False
+    power: int = 0
+    attached_to: int | None = None
+    attachments: list[int] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)
+    facedown: bool = False
+    moribund: str | None = None
+    """Pending destination while moribund: dead, discard, hand, deck_top, deck_bottom."""
+    x: int = 0
+    """The value of X fixed when it was played (COS-09)."""
+    label: str | None = None
+    """A scenario ``id`` naming this very card."""
+
+
+@dataclass
+class Player:
+    name: str
+    house: str
+    """The House (lower case); ``neutral`` when the House card names none."""
+    deck: list[int] = field(default_factory=list)        # top first
+    hand: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)     # bottom first
+    dead: list[int] = field(default_factory=list)        # bottom first
+    plot_deck: list[int] = field(default_factory=list)
+    used_plots: list[int] = field(default_factory=list)
+    revealed_plot: int | None = None
+    in_play: list[int] = field(default_factory=list)     # characters, locations, unattached cards
+    house_card: int | None = None
+    agenda: int | None = None
+    gold: int = 0
+    drawn_this_round: int = 0
+    limited_played: bool = False
+    challenges_made: list[str] = field(default_factory=list)
+    eliminated: bool = False
+
+    def pile(self, zone: str) -> list[int]:
+        return getattr(self, zone)
+
+
+@dataclass
+class Challenge:
+    """The challenge in progress (or the last one)."""
+
+    type: str
+    attacker: str
+    defender: str
+    attackers: list[int] = field(default_factory=list)
+    defenders: list[int] = field(default_factory=list)
+    stealth: dict[int, int] = field(default_factory=dict)
+    attacker_strength: int = 0
+    defender_strength: int = 0
+    winner: str | None = None
+    unopposed: bool = False
+    resolved: bool = False
+    ended: bool = False
+
+
+@dataclass
+class Effect:
+    """A lasting effect: a modifier on a card until a point in time (LST-01..05)."""
+
+    target: int
+    stat: str          # strength, icon+, icon-, keyword+, keyword-, trait+, trait-
+    value: Any
+    until: str         # challenge, phase, round, game
+    source: int | None = None
+
+
+@dataclass
+class Window:
+    """An open action window (TIM-05): player, framework, or end-of-phase."""
+
+    kind: str            # player | framework | end_of_phase
+    name: str
+    initiator: str | None
+    step: int = 1
+    gates: list[dict] = field(default_factory=list)
+    """Response opportunities opened in this window (TIM-08)."""
+
+
+@dataclass
+class GameState:
+    players: list[Player]
+    cards: dict[int, CardInstance]
+    seed: int = 0
+    ruleset: str = "lcg"
+    round: int = 1
+    phase: str = "setup"
+    first_player: str | None = None
+    active_player: str | None = None
+    challenge: Challenge | None = None
+    effects: list[Effect] = field(default_factory=list)
+    windows: list[Window] = field(default_factory=list)
+    winner: str | None = None
+    """A player's name, ``draw``, or None while the game goes on."""
+    log: list[str] = field(default_factory=list)
+    rng_state: Any = None
+    next_id: int = 1
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+        if self.rng_state is not None:
+            self._rng.setstate(_tuplify(self.rng_state))
+
+    # -- lookups -------------------------------------------------------
+    @property
+    def rng(self) -> random.Random:
+        """The game's one random generator (shuffles, random discards, ties)."""
+        return self._rng
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def card(self, card_id: int) -> CardInstance:
+        return self.cards[card_id]
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def clockwise_from(self, name: str) -> list[str]:
+        """Seat order starting with ``name`` (GEN-07), skipping eliminated players."""
+        names = self.player_names
+        i = names.index(name)
+        order = names[i:] + names[:i]
+        return [n for n in order if not self.player(n).eliminated]
+
+    def left_of(self, name: str) -> str:
+        order = self.clockwise_from(name)
+        return order[1] if len(order) > 1 else order[0]
+
+    @property
+    def window(self) -> Window | None:
+        return self.windows[-1] if self.windows else None
+
+    # -- serialisation --------------------------------------------------
+    def to_dict(self) -> dict:
+        data = {
+            "players": [asdict(p) for p in self.players],
+            "cards": {str(k): asdict(v) for k, v in sorted(self.cards.items())},
+            "seed": self.seed, "ruleset": self.ruleset, "round": self.round, "phase": self.phase,
+            "first_player": self.first_player, "active_player": self.active_player,
+            "challenge": asdict(self.challenge) if self.challenge else None,
+            "effects": [asdict(e) for e in self.effects],
+            "windows": [asdict(w) for w in self.windows],
+            "winner": self.winner, "log": list(self.log),
+            "rng_state": _listify(self._rng.getstate()), "next_id": self.next_id,
+        }
+        if data["challenge"]:
+            data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        ch = data.get("challenge")
+        challenge = None
+        if ch:
+            ch = dict(ch)
+            ch["stealth"] = {int(k): v for k, v in ch.get("stealth", {}).items()}
+            challenge = Challenge(**ch)
+        return cls(
+            players=[Player(**p) for p in data["players"]],
+            cards={int(k): CardInstance(**v) for k, v in data["cards"].items()},
+            seed=data["seed"], ruleset=data["ruleset"], round=data["round"], phase=data["phase"],
+            first_player=data["first_player"], active_player=data["active_player"],
+            challenge=challenge, effects=[Effect(**e) for e in data["effects"]],
+            windows=[Window(**w) for w in data["windows"]], winner=data["winner"],
+            log=list(data["log"]), rng_state=data["rng_state"], next_id=data["next_id"],
+        )
+
+    def digest(self) -> str:
+        """A hash of the whole state: equal states, equal digests (replays are checked with it)."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _listify(obj: Any) -> Any:
+    if isinstance(obj, tuple):
+        return [_listify(x) for x in obj]
+    return obj
+
+
+def _tuplify(obj: Any) -> Any:
+    if isinstance(obj, list):
+        return tuple(_tuplify(x) for x in obj)
+    return obj
