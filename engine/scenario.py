@@ -1,0 +1,752 @@
+"""Scenario files, format 1 (../shared/spec/scenario-format.md): load, build, run.
+
+    python -m engine.scenario PATH... [--verbose]
+
+prints ``PASS <path>`` or ``FAIL <path>: step <n>: <reason>`` per file and ends
+with ``<N> passed, <M> failed``; the exit status is 0 only when all pass.
+Problems in the file itself (unknown key, undefined or ambiguous card,
+malformed value) fail it with the step and key named; ``step 0`` means the
+part before the steps (``cards`` or ``start``).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cards.errors import DataError
+from cards.model import CardDef
+from cards.yamlio import load_yaml_file
+from engine.builder import StateBuilder, house_card_def
+from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
+from engine.game import Game, Options
+from engine.state import PHASES
+
+MAX_ROUNDS = 50
+MAX_DECISIONS = 100_000
+
+TOP_KEYS = {"format", "title", "description", "rules", "ruleset", "seed", "cards", "start", "steps"}
+START_KEYS = {"round", "phase", "first_player", "shuffle", "players"}
+PLAYER_KEYS = {"house", "house_kneeling", "house_attachments", "agenda", "house_power", "gold",
+               "revealed_plot", "plot_deck", "used_plots", "hand", "deck", "discard", "dead", "in_play",
+               "drawn_this_round", "limited_played"}
+ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachments", "duplicates", "facedown"}
+STEP_KEYS = {"until", "expect", "say"}
+COMMAND_KEYS = {
+    "plot": set(), "first_player": set(), "setup": {"attach", "duplicates"},
+    "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
+    "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x"},
+    "duplicate_save": set(),
+}
+EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eliminated", "power", "house_power",
+               "card_power", "gold", "initiative", "hand_size", "deck_size", "discard_size", "dead_size",
+               "drawn_this_round", "limited_played", "zone", "kneeling", "strength", "icons", "keywords", "traits",
+               "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log"}
+CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "winner", "unopposed"}
+ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
+              "revealed_plot"}
+
+
+class ScenarioError(Exception):
+    """A problem in the scenario file or a failed check: ``step`` 0 is the part before the steps."""
+
+    def __init__(self, step: int, reason: str):
+        self.step = step
+        self.reason = reason
+        super().__init__(f"step {step}: {reason}")
+
+
+@dataclass
+class Step:
+    number: int
+    kind: str                 # command | until | expect | say
+    player: str | None = None
+    command: Any = None       # normalised engine answer (card ids) for commands
+    rejected: str | None = None
+    value: Any = None         # the condition / expectations / narration
+    line: int | None = None
+
+
+@dataclass
+class Scenario:
+    path: str
+    title: str
+    description: str = ""
+    rules: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    game: Game | None = None
+    labels: dict[str, int] = field(default_factory=dict)
+    """Card references: scenario ``id`` labels and unambiguous names, to instance ids."""
+
+
+# ---------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------
+
+def _where(mapping: Any, key: Any) -> str:
+    line = mapping.line_of(key) if hasattr(mapping, "line_of") else None
+    return f" (line {line})" if line else ""
+
+
+def _check_keys(mapping: Any, allowed: set, step: int, what: str) -> None:
+    if not isinstance(mapping, dict):
+        raise ScenarioError(step, f"{what}: expected a mapping, got {type(mapping).__name__}")
+    for key in mapping:
+        if key not in allowed:
+            raise ScenarioError(step, f"{what}: unknown key '{key}'{_where(mapping, key)}; "
+                                      f"known keys: {', '.join(sorted(allowed))}")
+
+
+class _Loader:
+    def __init__(self, path: str, data: dict):
+        self.path = path
+        self.data = data
+        self.defs: dict[str, CardDef] = {}
+        self.defs_by_name: dict[str, list[CardDef]] = {}
+        self.labels: dict[str, int] = {}
+        self._db = None
+
+    # -- cards -----------------------------------------------------------------
+    def load_cards(self) -> None:
+        from cards.schema import card_from_mapping
+
+        cards = self.data.get("cards") or []
+        if not isinstance(cards, list):
+            raise ScenarioError(0, "cards: expected a list of card definitions")
+        for i, m in enumerate(cards):
+            try:
+                d = card_from_mapping(m, file=self.path)
+            except DataError as err:
+                raise ScenarioError(0, f"cards[{i + 1}]: {err.field + ': ' if err.field else ''}{err.message}"
+                                       f"{' (line ' + str(err.line) + ')' if err.line else ''}") from None
+            if d.key in self.defs:
+                raise ScenarioError(0, f"cards[{i + 1}]: two definitions use the key '{d.key}'; give one a "
+                                       f"different 'key'")
+            self.defs[d.key] = d
+            self.defs_by_name.setdefault(d.name, []).append(d)
+
+    def card_def(self, ref: Any, where: str) -> CardDef:
+        if not isinstance(ref, str):
+            raise ScenarioError(0, f"{where}: a card is named by a string, got {ref!r}")
+        if ref in self.defs:
+            return self.defs[ref]
+        named = self.defs_by_name.get(ref, [])
+        if len(named) > 1:
+            raise ScenarioError(0, f"{where}: card '{ref}' is ambiguous: {len(named)} definitions share that "
+                                   f"name; use a 'key'")
+        if named:
+            return named[0]
+        if self._db is None:
+            from cards.pool import default_pool
+
+            self._db = default_pool()
+        found = self._db.find(ref)
+        if found is None:
+            raise ScenarioError(0, f"{where}: card '{ref}' is not defined in 'cards' and not known to the card "
+                                   f"database; define it under 'cards'")
+        return found
+
+    # -- the position ------------------------------------------------------------
+    def build(self, options: Options) -> tuple[Game, dict[str, int]]:
+        start = self.data.get("start")
+        _check_keys(start, START_KEYS, 0, "start")
+        players = start.get("players")
+        if not isinstance(players, dict) or not 2 <= len(players) <= 4:
+            raise ScenarioError(0, "start.players: a mapping of 2 to 4 players")
+        names = [str(n) for n in players]
+        phase = start.get("phase", "setup")
+        if phase not in PHASES:
+            raise ScenarioError(0, f"start.phase: '{phase}' is not a phase; use one of {', '.join(PHASES)}")
+        ruleset = self.data.get("ruleset", "lcg")
+        if ruleset not in ("lcg", "ccg-winter"):
+            raise ScenarioError(0, f"ruleset: '{ruleset}' is unknown; use lcg or ccg-winter")
+        seed = self.data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ScenarioError(0, "seed: must be a whole number")
+        houses = {}
+        for n in names:
+            _check_keys(players[n], PLAYER_KEYS, 0, f"start.players.{n}")
+            houses[n] = self._house_of(players[n].get("house"), f"start.players.{n}.house")
+        b = StateBuilder(names, {n: h for n, (h, _) in houses.items()}, seed=seed, ruleset=ruleset)
+        self.b = b
+        st = b.state
+        st.round = self._int(start, "round", 1, "start")
+        st.phase = phase
+        fp = start.get("first_player", names[0])
+        if fp not in names:
+            raise ScenarioError(0, f"start.first_player: '{fp}' is not a player")
+        st.first_player = fp
+        for n in names:
+            self._player(n, players[n], houses[n][1], names)
+        if start.get("shuffle", False):
+            for p in st.players:
+                st.rng.shuffle(p.deck)
+        pool = dict(b.pool)
+        game = Game(st, pool, options, start_phase=phase,
+                    setup_spec={"scenario": self.path})
+        return game, self.labels
+
+    def _house_of(self, value: Any, where: str) -> tuple[str, CardDef | None]:
+        from cards.model import HOUSES
+
+        if value is None:
+            raise ScenarioError(0, f"{where}: each player needs a house (a House name or a House card)")
+        if isinstance(value, str) and value.lower() in HOUSES + ("neutral",):
+            return value.lower(), None
+        d = self.card_def(value, where)
+        if d.type != "house":
+            raise ScenarioError(0, f"{where}: '{value}' is a {d.type}, not a House card")
+        return (d.house[0] if d.house else "neutral"), d
+
+    def _int(self, m: dict, key: str, default: int, where: str) -> int:
+        v = m.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ScenarioError(0, f"{where}.{key}: expected a whole number of 0 or more, got {v!r}")
+        return v
+
+    def _list(self, m: dict, key: str, where: str) -> list:
+        v = m.get(key, [])
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            raise ScenarioError(0, f"{where}.{key}: expected a list")
+        return v
+
+    def _player(self, name: str, m: dict, house_def: CardDef | None, names: list[str]) -> None:
+        b, st = self.b, self.b.state
+        where = f"start.players.{name}"
+        p = st.player(name)
+        hid = b.add_house_card(name, house_def)
+        st.cards[hid].kneeling = bool(m.get("house_kneeling", False))
+        st.cards[hid].power = self._int(m, "house_power", 0, where)
+        self._label(house_def, hid, f"house:{name}")
+        for i, e in enumerate(self._list(m, "house_attachments", where)):
+            self._entry(e, name, f"{where}.house_attachments[{i + 1}]", names, host=hid)
+        if m.get("agenda") is not None:
+            d = self.card_def(m["agenda"], f"{where}.agenda")
+            p.agenda = b.new_card(d, name, "agenda")
+            self._name_ref(d.name, p.agenda)
+        p.gold = self._int(m, "gold", 0, where)
+        p.drawn_this_round = self._int(m, "drawn_this_round", 0, where)
+        p.limited_played = bool(m.get("limited_played", False))
+        if m.get("revealed_plot") is not None:
+            cid = self._pile_entry(m["revealed_plot"], name, "revealed_plot", f"{where}.revealed_plot")
+            p.revealed_plot = cid
+        for zone in ("plot_deck", "used_plots", "hand", "deck", "discard", "dead"):
+            for i, e in enumerate(self._list(m, zone, where)):
+                cid = self._pile_entry(e, name, zone, f"{where}.{zone}[{i + 1}]")
+                p.pile(zone).append(cid)
+        for i, e in enumerate(self._list(m, "in_play", where)):
+            self._entry(e, name, f"{where}.in_play[{i + 1}]", names)
+
+    def _label(self, d: CardDef | None, cid: int, label: str) -> None:
+        self.labels[label] = cid
+
+    def _name_ref(self, title: str, cid: int) -> None:
+        # A name refers to a card only while exactly one card of that name exists (None = ambiguous).
+        self.labels[f"name:{title}"] = None if f"name:{title}" in self.labels else cid
+
+    def _pile_entry(self, e: Any, listed_under: str, zone: str, where: str) -> int:
+        ref, extra = (e, {}) if not isinstance(e, dict) else (e.get("card"), e)
+        if isinstance(e, dict):
+            _check_keys(e, ENTRY_KEYS, 0, where)
+            if ref is None:
+                raise ScenarioError(0, f"{where}: a card entry needs 'card'")
+        d = self.card_def(ref, where)
+        owner = extra.get("owner", listed_under)
+        cid = self.b.new_card(d, owner, zone, facedown=bool(extra.get("facedown", False)))
+        self._register(d, cid, extra, where)
+        return cid
+
+    def _register(self, d: CardDef, cid: int, extra: dict, where: str) -> None:
+        self._name_ref(d.name, cid)
+        label = extra.get("id")
+        if label is not None:
+            if str(label) in self.labels and not str(label).startswith("name:"):
+                raise ScenarioError(0, f"{where}.id: the id '{label}' is used twice")
+            self.labels[str(label)] = cid
+        self.b.state.cards[cid].label = None if label is None else str(label)
+
+    def _entry(self, e: Any, listed_under: str, where: str, names: list[str], host: int | None = None) -> int:
+        st = self.b.state
+        if isinstance(e, dict):
+            _check_keys(e, ENTRY_KEYS, 0, where)
+            if e.get("card") is None:
+                raise ScenarioError(0, f"{where}: a card entry needs 'card'")
+            ref, extra = e["card"], e
+        else:
+            ref, extra = e, {}
+        d = self.card_def(ref, where)
+        default_owner = st.cards[host].owner if host is not None else listed_under
+        owner = extra.get("owner", default_owner)
+        controller = extra.get("controller", owner)
+        for who, key in ((owner, "owner"), (controller, "controller")):
+            if who not in names:
+                raise ScenarioError(0, f"{where}.{key}: '{who}' is not a player")
+        cid = self.b.new_card(d, owner, "in_play", controller=controller,
+                              kneeling=bool(extra.get("kneeling", False)),
+                              power=self._int(extra, "power", 0, where),
+                              facedown=bool(extra.get("facedown", False)))
+        self._register(d, cid, extra, where)
+        if host is not None:
+            st.cards[cid].zone = "attached"
+            st.cards[cid].attached_to = host
+            st.cards[host].attachments.append(cid)
+        else:
+            st.player(controller).in_play.append(cid)
+        for i, a in enumerate(self._list(extra, "attachments", where)):
+            self._entry(a, listed_under, f"{where}.attachments[{i + 1}]", names, host=cid)
+        for _ in range(self._int(extra, "duplicates", 0, where)):
+            dup = self.b.new_card(d, owner, "duplicate", controller=controller, attached_to=cid)
+            st.cards[cid].duplicates.append(dup)
+        return cid
+
+
+# -- steps ---------------------------------------------------------------------------
+
+class _Refs:
+    """Resolves card and player references in steps and expectations."""
+
+    def __init__(self, labels: dict[str, Any], players: list[str], step: int):
+        self.labels = labels
+        self.players = players
+        self.step = step
+
+    def card(self, ref: Any, key: str) -> int:
+        if ref is None:
+            raise ScenarioError(self.step, f"{key}: a card is needed")
+        ref = str(ref)
+        if ref in self.labels and not ref.startswith("name:"):
+            return self.labels[ref]
+        named = f"name:{ref}"
+        if named in self.labels:
+            if self.labels[named] is None:
+                raise ScenarioError(self.step, f"{key}: '{ref}' is ambiguous: more than one card of that name is "
+                                               f"in the game; give the card an 'id' in start and use it")
+            return self.labels[named]
+        raise ScenarioError(self.step, f"{key}: no card '{ref}' in this scenario (use a card's id or name)")
+
+    def player(self, ref: Any, key: str) -> str:
+        if ref not in self.players:
+            raise ScenarioError(self.step, f"{key}: '{ref}' is not a player")
+        return ref
+
+    def cards(self, refs: Any, key: str) -> list[int]:
+        if not isinstance(refs, list):
+            raise ScenarioError(self.step, f"{key}: expected a list of cards")
+        return [self.card(r, key) for r in refs]
+
+    def card_or_player(self, ref: Any, key: str) -> Any:
+        return ref if ref in self.players else self.card(ref, key)
+
+
+def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]:
+    """A scenario command to an engine answer with card ids, and its ``rejected`` text."""
+    if value in ("pass", "done"):
+        return {value: True}, None
+    if not isinstance(value, dict):
+        raise ScenarioError(step, f"a command is 'pass', 'done' or a mapping such as {{marshal: CARD}}, got {value!r}")
+    rejected = value.get("rejected")
+    body = {k: v for k, v in value.items() if k != "rejected"}
+    if set(body) <= {"pass", "done"} and body:
+        return {next(iter(body)): True}, rejected
+    main = [k for k in body if k in COMMAND_KEYS]
+    if len(main) != 1:
+        unknown = [k for k in body if k not in COMMAND_KEYS]
+        what = f"unknown key '{unknown[0]}'" if unknown else "more than one command"
+        raise ScenarioError(step, f"{what}; a command is one of {', '.join(sorted(COMMAND_KEYS))}, pass, done")
+    cmd = main[0]
+    for k in body:
+        if k != cmd and k not in COMMAND_KEYS[cmd]:
+            raise ScenarioError(step, f"{cmd}: unknown key '{k}'; {cmd} takes "
+                                      f"{', '.join(sorted(COMMAND_KEYS[cmd])) or 'no other keys'}")
+    v = body[cmd]
+    out: dict[str, Any]
+    if cmd == "plot":
+        out = {"plot": refs.card(v, "plot")}
+    elif cmd == "first_player":
+        out = {"first_player": refs.player(v, "first_player")}
+    elif cmd == "setup":
+        out = {"setup": refs.cards(v or [], "setup"),
+               "attach": {refs.card(a, "attach"): refs.card(h, "attach") for a, h in (body.get("attach") or {}).items()},
+               "duplicates": {refs.card(a, "duplicates"): refs.card(h, "duplicates")
+                              for a, h in (body.get("duplicates") or {}).items()}}
+    elif cmd == "marshal":
+        out = {"marshal": refs.card(v, "marshal"), "duplicate": bool(body.get("duplicate", False)),
+               "attach_to": refs.card(body["attach_to"], "attach_to") if body.get("attach_to") is not None else None,
+               "x": body.get("x", 0)}
+    elif cmd == "challenge":
+        if v not in ("military", "intrigue", "power"):
+            raise ScenarioError(step, f"challenge: '{v}' is not a challenge type (military, intrigue, power)")
+        out = {"challenge": v, "against": refs.player(body["against"], "against") if "against" in body else None,
+               "attackers": refs.cards(body.get("attackers", []), "attackers")}
+    elif cmd == "stealth":
+        if not isinstance(v, dict):
+            raise ScenarioError(step, "stealth: expected a mapping of attacker to target")
+        out = {"stealth": {refs.card(a, "stealth"): refs.card(t, "stealth") for a, t in v.items()}}
+    elif cmd == "defend":
+        out = {"defend": refs.cards(v if v is not None else [], "defend")}
+    elif cmd == "choose":
+        if not isinstance(v, list):
+            raise ScenarioError(step, "choose: expected a list")
+        out = {"choose": [refs.card_or_player(r, "choose") for r in v]}
+    elif cmd == "order":
+        out = {"order": refs.cards(v, "order")}
+    elif cmd == "trigger":
+        out = {"trigger": refs.card(v, "trigger"), "ability": body.get("ability", 1),
+               "targets": [refs.card_or_player(r, "targets") for r in body.get("targets") or []],
+               "pay": refs.cards(body.get("pay") or [], "pay"), "x": body.get("x", 0)}
+    else:  # duplicate_save
+        out = {"duplicate_save": refs.card(v, "duplicate_save")}
+    return out, rejected
+
+
+def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
+    """Read, check and build a scenario; raises ScenarioError (or DataError for unreadable files)."""
+    path = str(path)
+    data = load_yaml_file(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(0, "a scenario file is a mapping with format, title, start and steps")
+    _check_keys(data, TOP_KEYS, 0, "scenario")
+    for key in ("format", "title", "start", "steps"):
+        if key not in data:
+            raise ScenarioError(0, f"'{key}' is required")
+    if data["format"] != 1:
+        raise ScenarioError(0, f"format: this version reads format 1, not {data['format']!r}")
+    loader = _Loader(path, data)
+    loader.load_cards()
+    game, labels = loader.build(options or Options(prompt_all=True))
+    sc = Scenario(path=path, title=str(data["title"]), description=str(data.get("description") or ""),
+                  rules=list(data.get("rules") or []), game=game, labels=labels)
+    steps = data["steps"]
+    if not isinstance(steps, list):
+        raise ScenarioError(0, "steps: expected a list")
+    names = game.state.player_names
+    for i, raw in enumerate(steps, start=1):
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise ScenarioError(i, "each step is a mapping with exactly one key (a player, until, expect or say)")
+        key, value = next(iter(raw.items()))
+        refs = _Refs(labels, names, i)
+        line = raw.line if hasattr(raw, "line") else None
+        if key in names:
+            command, rejected = parse_command(value, refs, i)
+            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
+        elif key == "until":
+            sc.steps.append(Step(i, "until", value=_parse_condition(value, refs), line=line))
+        elif key == "expect":
+            _check_keys(value, EXPECT_KEYS, i, "expect")
+            _resolve_expect_refs(value, refs)
+            sc.steps.append(Step(i, "expect", value=value, line=line))
+        elif key == "say":
+            sc.steps.append(Step(i, "say", value=str(value), line=line))
+        else:
+            raise ScenarioError(i, f"unknown key '{key}': a step is a player name ({', '.join(names)}), "
+                                   f"until, expect or say")
+    return sc
+
+
+def _parse_condition(value: Any, refs: _Refs) -> dict:
+    if value == "end":
+        return {"end": True}
+    _check_keys(value, {"phase", "active", "round", "decision", "player", "window_step"}, refs.step, "until")
+    if not value:
+        raise ScenarioError(refs.step, "until: an empty condition")
+    if "phase" in value and value["phase"] not in PHASES:
+        raise ScenarioError(refs.step, f"until.phase: '{value['phase']}' is not a phase")
+    if "decision" in value and value["decision"] not in COMMANDS_FOR_KIND:
+        raise ScenarioError(refs.step, f"until.decision: '{value['decision']}' is not a decision kind; use "
+                                       f"{', '.join(COMMANDS_FOR_KIND)}")
+    for k in ("active", "player"):
+        if k in value:
+            refs.player(value[k], f"until.{k}")
+    return dict(value)
+
+
+def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
+    """Check every card and player named in an expectation now, so errors name the step."""
+    card_maps = ("card_power", "zone", "kneeling", "strength", "icons", "keywords", "traits", "type", "owner",
+                 "controller", "attached_to", "duplicates")
+    player_maps = ("power", "house_power", "gold", "initiative", "hand_size", "deck_size", "discard_size",
+                   "dead_size", "drawn_this_round", "limited_played")
+    for key in card_maps:
+        if key in value:
+            if not isinstance(value[key], dict):
+                raise ScenarioError(refs.step, f"expect.{key}: expected a mapping of card to value")
+            for ref in value[key]:
+                refs.card(ref, f"expect.{key}")
+    for key in player_maps:
+        if key in value:
+            if not isinstance(value[key], dict):
+                raise ScenarioError(refs.step, f"expect.{key}: expected a mapping of player to value")
+            for ref in value[key]:
+                refs.player(ref, f"expect.{key}")
+    if "zone" in value:
+        for ref, z in value["zone"].items():
+            if z not in ZONE_NAMES:
+                raise ScenarioError(refs.step, f"expect.zone.{ref}: '{z}' is not a zone; use "
+                                               f"{', '.join(sorted(ZONE_NAMES))}")
+    if "challenge" in value:
+        _check_keys(value["challenge"], CHALLENGE_KEYS, refs.step, "expect.challenge")
+
+
+# ---------------------------------------------------------------------------
+# Checking the state
+# ---------------------------------------------------------------------------
+
+def card_zone(g: Game, cid: int) -> str:
+    c = g.card(cid)
+    if c.moribund is not None and c.zone in ("in_play", "attached"):
+        return "moribund"
+    if c.zone == "duplicate":
+        return "attached"
+    return c.zone
+
+
+def condition_holds(g: Game, d: Decision | GameOver, cond: dict) -> bool:
+    st = g.state
+    if cond.get("end"):
+        return isinstance(d, GameOver)
+    if isinstance(d, GameOver):
+        return False
+    if "phase" in cond and st.phase != cond["phase"]:
+        return False
+    if "active" in cond and st.active_player != cond["active"]:
+        return False
+    if "round" in cond and st.round != cond["round"]:
+        return False
+    if "decision" in cond and d.kind != cond["decision"]:
+        return False
+    if "player" in cond and d.player != cond["player"]:
+        return False
+    if "window_step" in cond and (st.window is None or st.window.step != cond["window_step"]):
+        return False
+    return True
+
+
+def check_expectations(g: Game, expect: dict, refs: _Refs) -> list[str]:
+    """Every listed key must hold; returns the mismatches as sentences."""
+    st = g.state
+    bad: list[str] = []
+
+    def compare(what: str, want: Any, got: Any) -> None:
+        if isinstance(want, list) and isinstance(got, (list, set)):
+            ok = sorted(map(str, want)) == sorted(map(str, got))
+        else:
+            ok = want == got
+        if not ok:
+            bad.append(f"{what}: expected {want!r}, got {got!r}")
+
+    def label(cid: int | None) -> Any:
+        if cid is None:
+            return None
+        c = g.card(cid)
+        return c.label or g.name(cid)
+
+    simple = {
+        "round": lambda: st.round, "phase": lambda: st.phase, "first_player": lambda: st.first_player,
+        "active_player": lambda: st.active_player, "winner": lambda: st.winner,
+        "window_step": lambda: st.window.step if st.window else None,
+    }
+    for key, get in simple.items():
+        if key in expect:
+            compare(key, expect[key], get())
+    if "eliminated" in expect:
+        compare("eliminated", list(expect["eliminated"] or []), [p.name for p in st.players if p.eliminated])
+    per_player = {
+        "power": g.total_power, "house_power": g.house_power, "gold": lambda n: g.player(n).gold,
+        "initiative": g.initiative, "hand_size": lambda n: len(g.player(n).hand),
+        "deck_size": lambda n: len(g.player(n).deck), "discard_size": lambda n: len(g.player(n).discard),
+        "dead_size": lambda n: len(g.player(n).dead),
+        "drawn_this_round": lambda n: g.player(n).drawn_this_round,
+        "limited_played": lambda n: g.player(n).limited_played,
+    }
+    for key, get in per_player.items():
+        for name, want in (expect.get(key) or {}).items():
+            compare(f"{key}.{name}", want, get(name))
+    per_card = {
+        "card_power": lambda c: g.card(c).power, "zone": lambda c: card_zone(g, c),
+        "kneeling": lambda c: g.card(c).kneeling, "strength": g.strength,
+        "icons": lambda c: sorted(g.icons(c)), "keywords": lambda c: sorted(g.keywords(c)),
+        "traits": lambda c: sorted(g.traits(c)), "type": g.card_type,
+        "owner": lambda c: g.card(c).owner, "controller": lambda c: g.card(c).controller,
+        "attached_to": lambda c: label(g.card(c).attached_to), "duplicates": lambda c: len(g.card(c).duplicates),
+    }
+    for key, get in per_card.items():
+        for ref, want in (expect.get(key) or {}).items():
+            cid = refs.card(ref, f"expect.{key}")
+            if key == "attached_to" and want is not None:
+                want_id = refs.card(want, "expect.attached_to")
+                got_id = g.card(cid).attached_to
+                if want_id != got_id:
+                    bad.append(f"attached_to.{ref}: expected {want!r}, got {label(got_id)!r}")
+                continue
+            compare(f"{key}.{ref}", want, get(cid))
+    if "challenge" in expect:
+        ch = st.challenge
+        if ch is None:
+            bad.append("challenge: no challenge has been declared")
+        else:
+            for key, want in expect["challenge"].items():
+                if key in ("attackers", "defenders"):
+                    want_ids = sorted(refs.card(r, f"expect.challenge.{key}") for r in want or [])
+                    got_ids = sorted(getattr(ch, key))
+                    if want_ids != got_ids:
+                        bad.append(f"challenge.{key}: expected {want!r}, got {[label(c) for c in got_ids]!r}")
+                else:
+                    compare(f"challenge.{key}", want, getattr(ch, key))
+    if "log" in expect:
+        wanted = expect["log"] if isinstance(expect["log"], list) else [expect["log"]]
+        for text in wanted:
+            if not any(str(text).lower() in line.lower() for line in st.log):
+                bad.append(f"log: no line contains {text!r}")
+    return bad
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+
+@dataclass
+class RunResult:
+    passed: bool
+    step: int | None = None
+    reason: str = ""
+    transcript: list[str] = field(default_factory=list)
+
+
+def _legal_single(d: Decision) -> dict | None:
+    return d.options[0] if len(d.options) == 1 and not d.can_pass else None
+
+
+def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
+    """Play the script against the engine exactly as scenario-format.md says."""
+    g = sc.game
+    names = g.state.player_names
+    transcript: list[str] = []
+    decisions = 0
+    i = 0
+    last_refusal: dict[int, str] = {}
+
+    def fail(step: int, reason: str) -> RunResult:
+        return RunResult(False, step, reason, transcript)
+
+    def answer(d: Decision, ans: dict) -> None:
+        nonlocal decisions
+        g.answer(d.player, ans)
+        decisions += 1
+        if verbose:
+            transcript.append(f"  {d.kind} of {d.player} -> {ans}")
+
+    while True:
+        # expect and say steps are checked where the runner stands
+        while i < len(sc.steps) and sc.steps[i].kind in ("expect", "say"):
+            step = sc.steps[i]
+            if step.kind == "expect":
+                bad = check_expectations(g, step.value, _Refs(sc.labels, names, step.number))
+                if bad:
+                    return fail(step.number, "; ".join(bad))
+            i += 1
+        if i >= len(sc.steps):
+            return RunResult(True, transcript=transcript)
+        step = sc.steps[i]
+        d = g.advance()
+        if isinstance(d, GameOver):
+            if step.kind == "until" and step.value.get("end"):
+                i += 1
+                continue
+            why = f" (last refusal: {last_refusal[step.number]})" if step.number in last_refusal else ""
+            return fail(step.number, f"the game ended ({d.winner} wins: {d.reason}) before this step was "
+                                     f"reached{why}")
+        if decisions >= MAX_DECISIONS or g.state.round > MAX_ROUNDS:
+            return fail(step.number, f"never reached after {decisions} decisions, round {g.state.round}")
+        if step.kind == "until":
+            if condition_holds(g, d, step.value):
+                i += 1
+                continue
+        elif step.kind == "command" and step.player == d.player:
+            cmd = next(iter(step.command))
+            if step.rejected is not None:
+                if cmd in d.commands:
+                    before = g.state.digest()
+                    try:
+                        g.answer(d.player, step.command)
+                    except Refused as err:
+                        if step.rejected.lower() not in str(err).lower():
+                            return fail(step.number, f"refused, but the reason {str(err)!r} does not contain "
+                                                     f"{step.rejected!r}")
+                        if g.state.digest() != before or g.advance() is not d:
+                            return fail(step.number, "the refused command changed the game state")
+                        if verbose:
+                            transcript.append(f"  {d.kind} of {d.player} -> {step.command} refused: {err}")
+                        i += 1
+                        continue
+                    return fail(step.number, f"the engine accepted {step.command}, which should have been "
+                                             f"rejected ({step.rejected!r})")
+            elif d.accepts_command(step.command):
+                try:
+                    answer(d, step.command)
+                    i += 1
+                    continue
+                except Refused as err:
+                    last_refusal[step.number] = str(err)
+        # auto-pass, or the single legal answer
+        if d.can_pass:
+            answer(d, {"pass": True})
+        elif _legal_single(d) is not None:
+            answer(d, _legal_single(d))
+        else:
+            opts = ", ".join(str(o) for o in d.options[:6]) or f"choices {d.choices}"
+            why = f"; the step's command was refused: {last_refusal[step.number]}" \
+                if step.number in last_refusal else ""
+            return fail(step.number, f"unscripted decision: {d.kind}, of {d.player}, options {opts}{why}")
+
+
+def run_path(path: str, verbose: bool = False) -> RunResult:
+    try:
+        sc = load_scenario(path)
+    except ScenarioError as err:
+        return RunResult(False, err.step, err.reason)
+    except DataError as err:
+        return RunResult(False, 0, str(err))
+    result = run_scenario(sc, verbose=verbose)
+    if verbose:
+        result.transcript = result.transcript + ["  log:"] + [f"    {line}" for line in sc.game.state.log]
+    return result
+
+
+def scenario_files(paths: list[str]) -> list[str]:
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(str(f) for f in sorted(path.rglob("*.yaml")))
+        else:
+            out.append(str(path))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    verbose = "--verbose" in args
+    args = [a for a in args if a != "--verbose"]
+    if not args or any(a.startswith("-") for a in args):
+        print("usage: python -m engine.scenario PATH... [--verbose]", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for path in scenario_files(args):
+        result = run_path(path, verbose)
+        if result.passed:
+            passed += 1
+            print(f"PASS {path}")
+        else:
+            failed += 1
+            print(f"FAIL {path}: step {result.step}: {result.reason}")
+        for line in result.transcript:
+            print(line)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
