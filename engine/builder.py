@@ -87,3 +87,26 @@ def new_game(decks: dict[str, DeckSpec], *, seed: int = 0, ruleset: str = "lcg",
 def _deck_keys(deck: DeckSpec) -> dict:
     return {"house": deck.house, "plots": [d.key for d in deck.plots], "cards": [d.key for d in deck.cards],
             "agenda": deck.agenda.key if deck.agenda else None}
+
+
+PRACTICE_DECKS = ("stark-practice.txt", "lannister-practice.txt")
+
+
+def practice_decks() -> list:
+    """The two practice decks that ship with Maester (cards/practice/decks)."""
+    from pathlib import Path
+
+    from cards.deck import read_deck
+    from cards.pool import practice_pool
+
+    folder = Path(__file__).resolve().parent.parent / "cards" / "practice" / "decks"
+    pool = practice_pool()
+    return [read_deck(folder / name, pool) for name in PRACTICE_DECKS]
+
+
+def practice_game(seed: int = 0, *, players: tuple[str, ...] = ("alice", "bob"), ruleset: str = "lcg",
+                  options: Options | None = None) -> Game:
+    """A game between the practice decks (they alternate when more than two play)."""
+    decks = practice_decks()
+    return new_game({name: decks[i % 2] for i, name in enumerate(players)}, seed=seed, ruleset=ruleset,
+                    options=options)
