@@ -63,6 +63,8 @@ class Decision:
     can_pass: bool = False
     context: dict = field(default_factory=dict)
     checker: Callable[[dict], dict] | None = field(default=None, repr=False, compare=False)
+    refresh: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Recomputes ``options`` after a free move (advise mode) changed the table."""
 
     @property
     def commands(self) -> tuple[str, ...]:

@@ -221,7 +221,13 @@ def action_decision(g: Game, name: str) -> Decision:
     prompt = f"{phase}: take an action or pass"
     if phase == "marshalling" and g.state.active_player == name:
         prompt = f"marshal a card ({g.player(name).gold} gold) or pass when done"
-    return Decision("action", name, prompt, options=options, can_pass=True, checker=check)
+    decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check)
+
+    def refresh() -> None:
+        decision.options = legality.marshal_options(g, name)
+
+    decision.refresh = refresh
+    return decision
 
 
 def take_action(g: Game, name: str, answer: dict) -> Flow:

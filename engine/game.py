@@ -94,6 +94,15 @@ class Game:
         answer = yield decision
         return answer
 
+    def end_by_free_move(self) -> None:
+        """Advise mode: a free move may decide the game (15 power, five Doomed cards)."""
+        try:
+            self.check_victory()
+            self.check_doomed()
+        except GameEnded:
+            self.pending = None
+            self.result = GameOver(self.state.winner or "draw", self.state.log[-1])
+
     # -- lookups -----------------------------------------------------------
     def card(self, card_id: int) -> CardInstance:
         return self.state.cards[card_id]
@@ -278,12 +287,12 @@ class Game:
         c.kneeling = False
         (self.card(host).duplicates if duplicate else self.card(host).attachments).append(cid)
 
-    def draw(self, name: str, count: int, *, by_effect: bool) -> int:
+    def draw(self, name: str, count: int, *, by_effect: bool, enforce_cap: bool = True) -> int:
         """Draw one card at a time (DRW-02); card-effect draws respect the cap (DRW-03/05)."""
         p = self.player(name)
         drawn = 0
         for _ in range(count):
-            if by_effect and p.drawn_this_round >= 3:
+            if by_effect and enforce_cap and p.drawn_this_round >= 3:
                 self.log(f"{name} cannot draw more: the draw cap of 3 card-effect draws is reached")
                 break
             if not p.deck:

@@ -1,0 +1,166 @@
+"""Advise mode: free moves that the engine applies, records and comments on.
+
+At a physical table players move cards by hand; in advise mode the table does
+the same. A free move is applied whatever the rules say, recorded in the
+game's history (so replays and undo still work), and answered with the rules
+it breaks, if any:
+
+>>> free_move(game, "alice", {"draw": "alice", "count": 1})     # doctest: +SKIP
+['draw cap: a fourth card drawn by effects this round (DRW-03)']
+
+A move the table itself cannot represent (an unknown card, a House card
+leaving its place) is refused with ``Refused``, and nothing changes.
+"""
+from __future__ import annotations
+
+from engine import legality
+from engine.decisions import Refused
+from engine.game import Game
+
+FREE_ZONES = ("hand", "deck", "discard", "dead", "in_play", "attached", "plot_deck", "used_plots")
+DRAW_CAP = 3
+
+
+def _card(game: Game, ref) -> int:
+    if ref not in game.state.cards:
+        raise Refused(f"there is no card {ref!r}")
+    return ref
+
+
+def _player(game: Game, name) -> str:
+    if name not in game.state.player_names:
+        raise Refused(f"{name!r} is not a player")
+    return name
+
+
+def check_free_move(game: Game, player: str, move: dict) -> list[str]:
+    """The rules ``move`` would break, without applying it (raises Refused if it is impossible)."""
+    st = game.state
+    _player(game, player)
+    if not isinstance(move, dict) or not move:
+        raise Refused("a free move is a mapping such as {'kneel': 12}")
+    warnings: list[str] = []
+    if "move" in move:
+        cid = _card(game, move["move"])
+        to = move.get("to")
+        if to not in FREE_ZONES:
+            raise Refused(f"cannot move a card to {to!r}; use one of {', '.join(FREE_ZONES)}")
+        c = game.card(cid)
+        if c.zone in ("house", "agenda"):
+            raise Refused("the House card and the agenda never leave their place (ZON-04/05)")
+        d = game.defn(cid)
+        if to in ("plot_deck", "used_plots") and d.type != "plot" or d.type == "plot" and to not in (
+                "plot_deck", "used_plots"):
+            raise Refused(f"{d.name}: plots stay in the plot deck, the revealed slot or the used pile")
+        if to == "attached":
+            host = move.get("attach_to")
+            if host is None:
+                raise Refused("say which card it goes on (attach_to)")
+            _card(game, host)
+            if game.card(host).zone not in ("in_play",):
+                raise Refused(f"{game.name(host)} is not in play")
+        if c.zone == "hand" and to in ("in_play", "attached"):
+            dup = to == "attached" and game.name(move.get("attach_to")) == d.name
+            problem = legality.marshal_problem(game, player, cid, duplicate=dup,
+                                               attach_to=move.get("attach_to"))
+            if problem:
+                warnings.append(problem)
+        elif c.zone == "deck" and to == "hand":
+            warnings.extend(_draw_warnings(game, c.owner, 1))
+        if to in ("in_play", "attached") and c.zone not in ("in_play", "attached", "hand"):
+            warnings.append(f"{d.name} comes into play from the {c.zone.replace('_', ' ')}: only a card "
+                            f"effect does that")
+    elif "kneel" in move or "stand" in move:
+        cid = _card(game, move.get("kneel", move.get("stand")))
+        if game.card(cid).zone not in ("in_play", "attached", "house", "agenda", "revealed_plot"):
+            raise Refused(f"{game.name(cid)} is not in play")
+        if "stand" in move and st.phase != "standing" and game.card(cid).kneeling:
+            warnings.append(f"{game.name(cid)} stands outside the standing phase: only a card effect does that")
+    elif "power" in move:
+        cid = _card(game, move["power"])
+        delta = int(move.get("delta", 1))
+        if game.card(cid).power + delta < 0:
+            raise Refused(f"{game.name(cid)} has only {game.card(cid).power} power")
+        if game.card(cid).zone not in ("in_play", "house"):
+            raise Refused(f"{game.name(cid)} is not in play")
+    elif "gold" in move:
+        name = _player(game, move["gold"])
+        delta = int(move.get("delta", 1))
+        if game.player(name).gold + delta < 0:
+            raise Refused(f"{name} has only {game.player(name).gold} gold")
+    elif "draw" in move:
+        name = _player(game, move["draw"])
+        warnings.extend(_draw_warnings(game, name, int(move.get("count", 1))))
+    elif "shuffle" in move:
+        _player(game, move["shuffle"])
+    else:
+        raise Refused(f"unknown free move {sorted(move)}; use move, kneel, stand, power, gold, draw or shuffle")
+    return warnings
+
+
+def _draw_warnings(game: Game, name: str, count: int) -> list[str]:
+    p = game.player(name)
+    if game.state.phase == "setup":
+        return []
+    after = p.drawn_this_round + count
+    if after > DRAW_CAP:
+        nth = {4: "fourth", 5: "fifth", 6: "sixth"}.get(after, f"{after}th")
+        return [f"draw cap: a {nth} card drawn by effects this round (DRW-03)"]
+    return []
+
+
+def free_move(game: Game, player: str, move: dict) -> list[str]:
+    """Apply ``move`` and record it; returns the rules it breaks (empty when it is legal)."""
+    if game.pending is None:
+        raise Refused("the game is over")
+    warnings = check_free_move(game, player, move)
+    apply_free_move(game, player, move)
+    game.history.append((player, {"free": dict(move)}))
+    for w in warnings:
+        game.log(f"advice: {player}: {w}")
+    if game.pending is not None and game.pending.refresh is not None:
+        game.pending.refresh()
+    game.end_by_free_move()
+    return warnings
+
+
+def apply_free_move(game: Game, player: str, move: dict) -> None:
+    st = game.state
+    if "move" in move:
+        cid, to = move["move"], move["to"]
+        c = game.card(cid)
+        if c.zone in ("in_play", "attached"):
+            for aid in list(c.attachments) + list(c.duplicates):
+                game.move_to_pile(aid, "discard")
+        title = game.name(cid)
+        if to == "in_play":
+            game.put_in_play(cid, move.get("controller", player if c.zone == "hand" else c.controller))
+        elif to == "attached":
+            host = move["attach_to"]
+            dup = game.name(host) == title and game.defn(cid).unique
+            game.attach(cid, host, move.get("controller", player), duplicate=dup)
+        else:
+            if c.zone == "deck" and to == "hand":
+                game.player(c.owner).drawn_this_round += 1 if st.phase != "setup" else 0
+            game.move_to_pile(cid, to, top=move.get("top", True))
+        game.log(f"{player} moves {title} to {to.replace('_', ' ')}")
+    elif "kneel" in move:
+        game.card(move["kneel"]).kneeling = True
+        game.log(f"{player} kneels {game.name(move['kneel'])}")
+    elif "stand" in move:
+        game.card(move["stand"]).kneeling = False
+        game.log(f"{player} stands {game.name(move['stand'])}")
+    elif "power" in move:
+        delta = int(move.get("delta", 1))
+        game.card(move["power"]).power += delta
+        game.log(f"{player} {'adds' if delta >= 0 else 'removes'} {abs(delta)} power "
+                 f"{'to' if delta >= 0 else 'from'} {game.name(move['power'])}")
+    elif "gold" in move:
+        game.player(move["gold"]).gold += int(move.get("delta", 1))
+        game.log(f"{player} changes {move['gold']}'s gold by {int(move.get('delta', 1))}")
+    elif "draw" in move:
+        n = game.draw(move["draw"], int(move.get("count", 1)), by_effect=True, enforce_cap=False)
+        game.log(f"{move['draw']} draws {n} card{'s' if n != 1 else ''}")
+    elif "shuffle" in move:
+        st.rng.shuffle(game.player(move["shuffle"]).deck)
+        game.log(f"{move['shuffle']} shuffles the deck")

@@ -1,0 +1,86 @@
+"""Advise mode: free moves are applied and recorded; the engine says which rule they break."""
+import pytest
+
+from engine.advise import free_move
+from engine.decisions import Refused
+from engine.scenario import load_scenario
+
+SCENARIO = """
+format: 1
+title: advise mode table
+cards:
+  - {name: Costly Knight, type: character, house: stark, cost: 5, strength: 4, icons: [military]}
+  - {name: Peasant, type: character, cost: 1, strength: 1, icons: [power]}
+  - {name: Plain Plot, type: plot, income: 3, initiative: 1, claim: 1}
+start:
+  phase: marshalling
+  players:
+    alice:
+      house: lannister
+      revealed_plot: Plain Plot
+      hand: [Costly Knight]
+      deck: [Peasant, Peasant, Peasant, Peasant, Peasant]
+      drawn_this_round: 3
+    bob:
+      house: stark
+      revealed_plot: Plain Plot
+      in_play: [{card: Peasant, id: bobs}]
+steps: []
+"""
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "advise.yaml"
+    path.write_text(SCENARIO)
+    return load_scenario(path).game
+
+
+def _advance_to_marshal(game):
+    while True:
+        d = game.advance()
+        if d.kind == "action" and game.state.active_player == d.player == "alice":
+            return d
+        game.answer(d.player, {"pass": True})
+
+
+def test_free_marshal_too_expensive_is_applied_with_the_gold_warning(game):
+    _advance_to_marshal(game)
+    knight = game.player("alice").hand[0]
+    warnings = free_move(game, "alice", {"move": knight, "to": "in_play"})
+    assert knight in game.player("alice").in_play
+    assert any("gold: Costly Knight costs 7 with the +2 gold penalty" in w for w in warnings), warnings
+    assert game.history[-1] == ("alice", {"free": {"move": knight, "to": "in_play"}})
+
+
+def test_DRW_03_a_fourth_effect_draw_is_applied_and_warned(game):
+    _advance_to_marshal(game)
+    warnings = free_move(game, "alice", {"draw": "alice", "count": 1})
+    assert warnings == ["draw cap: a fourth card drawn by effects this round (DRW-03)"]
+    assert len(game.player("alice").hand) == 2
+    assert game.player("alice").drawn_this_round == 4
+
+
+def test_a_legal_free_move_gives_no_warning(game):
+    _advance_to_marshal(game)
+    bobs = game.player("bob").in_play[0]
+    assert free_move(game, "alice", {"kneel": bobs}) == []
+    assert game.card(bobs).kneeling
+
+
+def test_impossible_free_moves_are_refused_and_change_nothing(game):
+    _advance_to_marshal(game)
+    before = game.state.digest()
+    house = game.player("alice").house_card
+    for move in ({"move": house, "to": "discard"}, {"move": 9999, "to": "hand"}, {"teleport": 1},
+                 {"gold": "alice", "delta": -10}):
+        with pytest.raises(Refused):
+            free_move(game, "alice", move)
+    assert game.state.digest() == before
+
+
+def test_free_power_to_fifteen_wins(game):
+    _advance_to_marshal(game)
+    free_move(game, "alice", {"power": game.player("alice").house_card, "delta": 15})
+    assert game.state.winner == "alice"
+    assert game.advance().winner == "alice"
