@@ -70,6 +70,12 @@ class CardDef:
     number: int | None = None
     house_only: str | None = None
     """"House X only" (DCK-04): the House card a deck needs to include this card."""
+    deck_houses: tuple[str, ...] = ()
+    """Every House a deck's House card may have to include this card (DCK-04), when the
+    card restricts it: ``("baratheon", "greyjoy")`` for "House Baratheon or Greyjoy
+    only", five Houses and ``neutral`` for "Any House except X"; ``neutral`` is a House
+    card without a House. Empty: no restriction. ``house_only`` is set only when
+    exactly one House is named; ``deck_allows`` reads both."""
     deck_limit: int = 3
     """Copies allowed in a deck by title (DCK-03; lower for cards that say so)."""
     legality: tuple[tuple[str, str], ...] = ()
@@ -102,6 +108,11 @@ class CardDef:
     @property
     def is_house_deck_card(self) -> bool:
         return self.type in HOUSE_DECK_TYPES
+
+    def deck_allows(self, house: str | None) -> bool:
+        """True if a deck whose House card has ``house`` (None: no House) may include this card."""
+        houses = self.deck_houses or ((self.house_only,) if self.house_only else ())
+        return not houses or (house or "neutral") in houses
 
     def legal_in(self, fmt: str) -> str:
         """``legal``, ``restricted`` or ``banned`` in the format (``joust``, ``melee``)."""

@@ -1,0 +1,344 @@
+"""The card database: the practice set shipped with Maester, plus cards the user imports.
+
+- ``practice_pool()``: every ``cards/practice/*.yaml`` (our own invented cards).
+- ``import_pool(path)``: import community data (LCG JSON, OCTGN XML, or our YAML)
+  and cache it in ``user_data_dir()/pool.json`` for the next start.
+- ``imported_pool()``: the cached import, or None.
+- ``default_pool()``: the practice set, then imported cards whose keys are new.
+
+Command line (exit 0 ok, 1 bad input, 2 usage)::
+
+    python -m cards.pool import FILE   # first line: "<N> cards imported"
+    python -m cards.pool show NAME     # one card as the engine sees it
+
+Imported card text belongs to its publisher: it lives only in the user's data
+folder, never in the project.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import json
+import os
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+from cards.errors import DataError
+from cards.importers import ImportReport
+from cards.model import CardDef, CardPool
+from cards.schema import card_from_mapping, card_to_mapping, load_card_file
+
+PRACTICE_DIR = Path(__file__).resolve().parent / "practice"
+CACHE_NAME = "pool.json"
+CACHE_FORMAT = "maester-card-pool"
+CACHE_VERSION = 1
+REIMPORT_HINT = "import the card data again: python -m cards.pool import FILE"
+
+_practice: CardPool | None = None
+_imported: tuple[tuple, CardPool | None] | None = None
+_default: tuple[CardPool, CardPool | None, CardPool] | None = None
+
+
+def user_data_dir() -> Path:
+    """Where Maester keeps the user's data: $MAESTER_HOME, else $XDG_DATA_HOME/maester,
+    else ~/.local/share/maester."""
+    home = os.environ.get("MAESTER_HOME")
+    if home:
+        return Path(home).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "maester"
+    return Path.home() / ".local" / "share" / "maester"
+
+
+def cache_path() -> Path:
+    return user_data_dir() / CACHE_NAME
+
+
+def clear_caches() -> None:
+    """Forget the in-process caches (practice set, imported pool, default pool)."""
+    global _practice, _imported, _default
+    _practice = _imported = _default = None
+
+
+def _add_all(pool: CardPool, cards, where: str = "") -> None:
+    for card in cards:
+        if card.key in pool:
+            first = pool.get(card.key)
+            raise DataError(f"two cards have the key {card.key!r} (the other is at {first.source})",
+                            file=card.source or where, field="key",
+                            hint="give one of them a different 'key:'")
+        pool.add(card)
+
+
+def _yaml_folder(folder: Path) -> CardPool:
+    pool = CardPool()
+    for path in sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")]):
+        _add_all(pool, load_card_file(path), str(path))
+    return pool
+
+
+def practice_pool() -> CardPool:
+    """The practice set (``cards/practice/*.yaml``); empty if there is none. Cached in-process."""
+    global _practice
+    if _practice is None:
+        _practice = _yaml_folder(PRACTICE_DIR) if PRACTICE_DIR.is_dir() else CardPool()
+    return _practice
+
+
+def _read(path: str | Path) -> tuple[CardPool, ImportReport]:
+    path = Path(path)
+    if path.is_dir():
+        pool = _yaml_folder(path)
+        return pool, ImportReport(source=str(path), imported=len(pool))
+    if not path.exists():
+        raise DataError("no such file or folder", file=str(path), hint="check the path")
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        from cards.importers.lcg_json import import_lcg_json
+        return import_lcg_json(path)
+    if suffix == ".xml":
+        from cards.importers.octgn_xml import import_octgn_xml
+        return import_octgn_xml(path)
+    if suffix in (".yaml", ".yml"):
+        pool = CardPool()
+        _add_all(pool, load_card_file(path), str(path))
+        return pool, ImportReport(source=str(path), imported=len(pool))
+    raise DataError(f"unknown kind of card data ({suffix or 'no extension'})", file=str(path),
+                    hint="give an LCG .json, an OCTGN set .xml, a card file .yaml, or a folder of .yaml")
+
+
+def load_pool(path: str | Path) -> CardPool:
+    """Read card data by its kind: ``.json`` LCG, ``.xml`` OCTGN, ``.yaml`` card file, or a folder of ``.yaml``."""
+    return _read(path)[0]
+
+
+def import_pool(path: str | Path) -> tuple[CardPool, ImportReport]:
+    """Read card data (as ``load_pool``) and cache it as the user's imported pool."""
+    global _imported, _default
+    pool, report = _read(path)
+    save_cache(pool, report)
+    _imported = _default = None
+    return pool, report
+
+
+def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -> Path:
+    """Write ``pool`` (and its import report) to the cache file, atomically."""
+    path = path or cache_path()
+    records = []
+    for card in pool:
+        record = card_to_mapping(card)
+        record["source"] = card.source
+        records.append(record)
+    data = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "report": report.to_json(),
+            "cards": records}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".pool-", suffix=".json", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as err:
+        raise DataError(f"cannot write the card cache: {err.strerror or err}", file=str(path),
+                        hint="check that the folder is writable, or set MAESTER_HOME") from None
+    return path
+
+
+def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
+    """Read a cache written by ``save_cache``; anything wrong raises ``DataError`` (re-import)."""
+    path = path or cache_path()
+    file = str(path)
+
+    def damaged(message: str, line: int | None = None) -> DataError:
+        return DataError(f"the imported card cache is damaged: {message}", file=file, line=line,
+                         hint=REIMPORT_HINT)
+
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise DataError(f"cannot read the card cache: {err.strerror or err}", file=file,
+                        hint=REIMPORT_HINT) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise damaged("not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        raise damaged(f"not valid JSON ({err.msg})", err.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
+        raise damaged("not a Maester card cache")
+    if data.get("version") != CACHE_VERSION:
+        raise DataError(f"the card cache was written by another version (format {data.get('version')!r})",
+                        file=file, hint=REIMPORT_HINT)
+    records = data.get("cards")
+    if not isinstance(records, list):
+        raise damaged("no card list")
+    try:
+        report = ImportReport.from_json(data.get("report") or {})
+    except (TypeError, ValueError, AttributeError):
+        raise damaged("the import report is unreadable") from None
+    pool = CardPool()
+    for index, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise damaged(f"card {index + 1} is not an object")
+        record = dict(record)
+        source = record.pop("source", "")
+        if not isinstance(source, str):
+            raise damaged(f"card {index + 1} has a bad source")
+        try:
+            card = card_from_mapping(record, file=file, source=source)
+        except DataError as err:
+            raise damaged(f"card {index + 1} ({record.get('name')!r}): {err.field or ''} {err.message}".strip()) from None
+        if card.key in pool:
+            raise damaged(f"card {index + 1}: the key {card.key!r} appears twice")
+        pool.add(card)
+    return pool, report
+
+
+def _signature(path: Path) -> tuple:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+def imported_pool() -> CardPool | None:
+    """The user's imported cards (from the cache), or None if nothing was imported."""
+    global _imported
+    path = cache_path()
+    sig = _signature(path)
+    if _imported is not None and _imported[0] == sig:
+        return _imported[1]
+    pool = load_cache(path)[0] if sig[1] is not None else None
+    _imported = (sig, pool)
+    return pool
+
+
+def default_pool() -> CardPool:
+    """The practice set, then the imported cards whose keys are new."""
+    global _default
+    practice = practice_pool()
+    imported = imported_pool()
+    if _default is not None and _default[0] is practice and _default[1] is imported:
+        return _default[2]
+    pool = practice.merged(imported if imported is not None else CardPool())
+    _default = (practice, imported, pool)
+    return pool
+
+
+# --- command line ---------------------------------------------------------------------
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _list(values) -> str:
+    return ", ".join(values) if values else "-"
+
+
+def describe(card: CardDef) -> list[str]:
+    """Every field of ``card``, one readable line each (the text last, wrapped)."""
+    def value(f: str):
+        v = getattr(card, f)
+        if f == "house":
+            return _list(card.house) if card.house else "neutral"
+        if f == "cost":
+            return "X" if card.cost_x else ("-" if v is None else str(v))
+        if f in ("icons", "naval_icons"):
+            return _list(sorted(v))
+        if f in ("traits", "keywords", "crest"):
+            return _list(v)
+        if f in ("unique", "cost_x", "doomed", "promo"):
+            return _yes(v)
+        if f == "deck_houses":
+            return _list(v)
+        if f == "legality":
+            return ", ".join(f"{fmt}: {card.legal_in(fmt)}" for fmt in ("joust", "melee"))
+        if f == "abilities":
+            return f"{len(v)} in the ability format" if v else "none yet (text only)"
+        if v is None or v == "":
+            return "-"
+        return str(v)
+
+    lines = [f"{card.name}  [{card.key}]"]
+    for f in dataclasses.fields(CardDef):
+        if f.name in ("name", "key", "text"):
+            continue
+        lines.append(f"  {f.name + ':':<13}{value(f.name)}")
+    lines.append("  text:")
+    for paragraph in (card.text or "-").splitlines() or ["-"]:
+        lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])
+    return lines
+
+
+def _cmd_import(args) -> int:
+    pool, report = import_pool(args.file)
+    print(f"{len(pool)} cards imported")
+    lines = report.lines()
+    if lines:
+        print("Not understood:")
+        for line in lines:
+            print(f"  - {line}")
+    print(f"Saved to {cache_path()}")
+    return 0
+
+
+def _cmd_show(args) -> int:
+    pool = default_pool()
+    ref = args.name
+    card = pool.get(ref)
+    if card is None:
+        printings = pool.by_name(ref)
+        if not printings:
+            names = sorted({c.name for c in pool})
+            close = difflib.get_close_matches(ref, names, n=3, cutoff=0.6)
+            hint = f"did you mean {', '.join(repr(n) for n in close)}?" if close else (
+                "check the spelling, or import card data first: python -m cards.pool import FILE"
+                if len(pool) else "no cards are known yet: python -m cards.pool import FILE")
+            raise DataError(f"no card named {ref!r}", hint=hint)
+        card = printings[0]
+        if len(printings) > 1:
+            keys = ", ".join(c.key for c in printings)
+            print(f"{len(printings)} printings of {card.name!r} ({keys}); showing {card.key} "
+                  f"(give a key to see another)")
+    print("\n".join(describe(card)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p_import = sub.add_parser("import", help="import card data (LCG .json, OCTGN .xml, card .yaml or a folder)")
+    p_import.add_argument("file")
+    p_import.set_defaults(run=_cmd_import)
+    p_show = sub.add_parser("show", help="print one card as the engine sees it")
+    p_show.add_argument("name", help="a card title or key")
+    p_show.set_defaults(run=_cmd_show)
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_usage(sys.stderr)
+        print("python -m cards.pool: error: give a command (import or show)", file=sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+"""The card database (cards/pool.py) and its command line.
+
+The CLI runs in a subprocess: bad input gives one message and a non-zero exit,
+never a traceback. Every test has its own empty MAESTER_HOME (tests/conftest.py).
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cards import pool as poolmod
+from cards.errors import DataError
+from cards.model import CardDef, CardPool
+from cards.pool import (default_pool, import_pool, imported_pool, load_cache, load_pool, practice_pool,
+                        user_data_dir)
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    poolmod.clear_caches()
+    yield
+    poolmod.clear_caches()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-m", "cards.pool", *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+
+
+# --- user data folder ------------------------------------------------------------------------------
+
+
+def test_user_data_dir_precedence(monkeypatch, tmp_path):
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert user_data_dir() == tmp_path / "home"
+    monkeypatch.delenv("MAESTER_HOME")
+    assert user_data_dir() == tmp_path / "xdg" / "maester"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    assert user_data_dir() == tmp_path / "user" / ".local" / "share" / "maester"
+
+
+# --- pools ------------------------------------------------------------------------------------------
+
+
+def test_practice_pool_loads_and_is_cached():
+    pool = practice_pool()
+    assert isinstance(pool, CardPool)
+    assert practice_pool() is pool
+    for card in pool:
+        assert card.source  # every practice card says where it came from
+
+
+def test_practice_pool_is_empty_without_a_folder(monkeypatch, tmp_path):
+    monkeypatch.setattr(poolmod, "PRACTICE_DIR", tmp_path / "nothing")
+    assert len(practice_pool()) == 0
+
+
+def test_load_pool_by_kind(tmp_path):
+    assert len(load_pool(FIXTURES / "cards_valid.yaml")) == 5
+    assert len(load_pool(FIXTURES / "octgn_small.xml")) == 5
+    assert len(load_pool(FIXTURES / "lcg_small.json")) == 6
+    folder = tmp_path / "set"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.yaml").write_text("format: 1\ncards:\n  - {name: Invented Wall, type: location}\n")
+    (folder / "sub" / "b.yaml").write_text("format: 1\ncards:\n  - {name: Invented Gate, type: location}\n")
+    assert sorted(c.name for c in load_pool(folder)) == ["Invented Gate", "Invented Wall"]
+
+
+def test_load_pool_folder_with_a_duplicate_key(tmp_path):
+    (tmp_path / "a.yaml").write_text("format: 1\ncards:\n  - {name: Invented Wall, type: location}\n")
+    (tmp_path / "b.yaml").write_text("format: 1\ncards:\n  - {name: Invented Wall, type: location}\n")
+    with pytest.raises(DataError) as info:
+        load_pool(tmp_path)
+    assert "two cards have the key 'Invented Wall'" in str(info.value) and "b.yaml:3" in str(info.value)
+
+
+@pytest.mark.parametrize("name, words", [("cards.txt", "unknown kind of card data"),
+                                         ("missing.json", "no such file")])
+def test_load_pool_bad_paths(tmp_path, name, words):
+    if name.endswith(".txt"):
+        (tmp_path / name).write_text("x")
+    with pytest.raises(DataError) as info:
+        load_pool(tmp_path / name)
+    assert words in str(info.value)
+
+
+def test_import_pool_caches_and_reloads():
+    pool, report = import_pool(FIXTURES / "lcg_small.json")
+    assert report.imported == 6
+    assert (user_data_dir() / "pool.json").is_file()
+    poolmod.clear_caches()
+    again = imported_pool()
+    assert again is not None and [c.key for c in again] == [c.key for c in pool]
+    for card in pool:
+        copy = again.get(card.key)
+        for field in CardDef.__dataclass_fields__:
+            assert getattr(copy, field) == getattr(card, field), (card.key, field)
+    cached_report = load_cache()[1]
+    assert cached_report.lines() == report.lines()
+
+
+def test_imported_pool_is_none_before_any_import():
+    assert imported_pool() is None
+
+
+def test_default_pool_is_practice_then_new_imported_keys(monkeypatch, tmp_path):
+    practice = tmp_path / "practice"
+    practice.mkdir()
+    (practice / "p.yaml").write_text(
+        "format: 1\ncards:\n  - {name: Ours, key: tst_1, type: location}\n  - {name: Mine, type: location}\n")
+    monkeypatch.setattr(poolmod, "PRACTICE_DIR", practice)
+    import_pool(FIXTURES / "lcg_small.json")
+    pool = default_pool()
+    assert pool.get("tst_1").name == "Ours"         # the practice card wins on a shared key
+    assert pool.get("tst_2").name == "Pretend Ambush"
+    assert list(pool)[0].name == "Ours" and len(pool) == 2 + 5
+    assert default_pool() is pool                   # cached while nothing changes
+
+
+@pytest.mark.parametrize("content", [
+    b"{not json",
+    b'{"format": "something-else", "cards": []}',
+    b'{"format": "maester-card-pool", "version": 1, "cards": [{"name": "X", "type": "character"}]}',
+    b'{"format": "maester-card-pool", "version": 1, "cards": [{"name": "X", "type": "location", "cost": "lots"}]}',
+    b'{"format": "maester-card-pool", "version": 1, "cards": 7}',
+    b"\xff\xfe garbage",
+])
+def test_corrupt_cache_says_to_reimport(content):
+    path = user_data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "pool.json").write_bytes(content)
+    with pytest.raises(DataError) as info:
+        imported_pool()
+    assert "import the card data again" in str(info.value)
+    assert str(path / "pool.json") in str(info.value)
+
+
+def test_cache_from_another_version():
+    path = user_data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "pool.json").write_text(json.dumps({"format": "maester-card-pool", "version": 99, "cards": []}))
+    with pytest.raises(DataError) as info:
+        imported_pool()
+    assert "another version" in str(info.value)
+
+
+# --- command line --------------------------------------------------------------------------------
+
+
+def test_cli_import_octgn_first_line():
+    result = run_cli("import", FIXTURES / "octgn_small.xml")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "5 cards imported"
+    assert any("Spaceship" in line for line in lines[1:])
+    assert (user_data_dir() / "pool.json").is_file()
+
+
+def test_cli_import_real_lcg_json(lcg_json):
+    result = run_cli("import", lcg_json)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1988 cards imported"
+    assert len(lines) < 15  # a short summary
+
+
+def test_cli_show_after_import():
+    assert run_cli("import", FIXTURES / "lcg_small.json").returncode == 0
+    result = run_cli("show", "Warden of the Invented Gate")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.splitlines()[0] == "Warden of the Invented Gate  [tst_1]"
+    for words in ("type:", "character", "strength:", "3", "keywords:", "deadly, renown",
+                  "house_only:", "stark", "naval_icons:", "power", "text:", "Invented: nothing"):
+        assert words in out
+    by_key = run_cli("show", "tst_3")
+    assert by_key.returncode == 0 and "Fictional Toll" in by_key.stdout and "claim:" in by_key.stdout
+
+
+def test_cli_show_says_which_printing():
+    folder = FIXTURES / "cards_valid.yaml"
+    assert run_cli("import", folder).returncode == 0
+    result = run_cli("show", "hedge captain orrin")
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert "2 printings" in first and "showing Hedge Captain Orrin" in first
+
+
+def test_cli_show_practice_card():
+    pool = practice_pool()
+    if not len(pool):
+        pytest.skip("no practice cards yet")
+    card = next(iter(pool))
+    result = run_cli("show", card.key)
+    assert result.returncode == 0, result.stderr
+    assert card.name in result.stdout
+
+
+def test_cli_show_unknown_card():
+    result = run_cli("show", "Nobody Of Nowhere At All")
+    assert result.returncode == 1
+    assert "no card named 'Nobody Of Nowhere At All'" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [(), ("import",), ("show",), ("frobnicate", "x"), ("import", "a", "b")])
+def test_cli_usage_errors_exit_2(args):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "usage" in result.stderr
+
+
+BAD_FILES = {
+    "truncated.yaml": ("format: 1\ncards:\n  - name: Invented\n    type: [location\n", 5),
+    "wrong_type.yaml": ("format: 1\ncards:\n  - name: Invented\n    type: character\n    strength: lots\n", 5),
+    "unknown_key.yaml": ("format: 1\ncards:\n  - name: Invented\n    type: location\n    colour: red\n", 5),
+    "latin1.yaml": (b"format: 1\ncards:\n  - name: Invent\xe9\n    type: location\n", 3),
+    "unknown_house.yaml": ("format: 1\ncards:\n  - name: Invented\n    type: location\n    house: tully\n", 5),
+    "not_a_mapping.yaml": ("just words\n", 1),
+    "bad.json": ('[{"id": "x",\n "name": ]', 2),
+    "bad.xml": ('<set>\n<cards>\n<card name="x">\n</set>\n', 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_cli_bad_input_one_message_no_traceback(tmp_path, name):
+    content, line = BAD_FILES[name]
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    result = run_cli("import", path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert f"{path}:{line}:" in result.stderr, result.stderr
+    assert result.stdout == ""
+    assert not (user_data_dir() / "pool.json").exists()
+
+
+def test_cli_missing_file():
+    result = run_cli("import", "no/such/cards.json")
+    assert result.returncode == 1 and "no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_show_with_a_corrupt_cache():
+    path = user_data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "pool.json").write_text("{ broken")
+    result = run_cli("show", "Anything")
+    assert result.returncode == 1
+    assert "import the card data again" in result.stderr and "Traceback" not in result.stderr
