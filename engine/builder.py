@@ -79,14 +79,16 @@ def new_game(decks: dict[str, DeckSpec], *, seed: int = 0, ruleset: str = "lcg",
             st.cards[cid].zone = "hand"
         p.hand, p.deck = p.deck[:7], p.deck[7:]
     st.log.append(f"R1 setup: {st.first_player} is chosen at random as first player")
+    options = options or Options()
     return Game(st, b.pool, options, start_phase="setup",
                 setup_spec={"decks": {n: _deck_keys(d) for n, d in decks.items()}, "seed": seed,
-                            "ruleset": ruleset})
+                            "ruleset": ruleset, "prompt_all": options.prompt_all, "mode": options.mode})
 
 
 def _deck_keys(deck: DeckSpec) -> dict:
     return {"house": deck.house, "plots": [d.key for d in deck.plots], "cards": [d.key for d in deck.cards],
-            "agenda": deck.agenda.key if deck.agenda else None}
+            "agenda": deck.agenda.key if deck.agenda else None,
+            "house_card": deck.house_card.key if deck.house_card else None}
 
 
 PRACTICE_DECKS = ("stark-practice.txt", "lannister-practice.txt")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine import legality
+from engine import legality, triggers
 from engine.decisions import Decision, Refused
 from engine.game import Flow, Game
 from engine.state import CHALLENGE_TYPES, Challenge, Window
@@ -124,29 +124,33 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
         if "pass" in answer:
             passes += 1
         else:
-            apply_save_cancel(g, name, ev, answer)
+            yield from apply_save_cancel(g, name, ev, answer)
             passes = 0
         i += 1
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
     saves = [{"duplicate_save": cid} for cid in ev.victims
-             if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None]
+             if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
+             and not ev.data.get("cannot_be_saved")]
+    saves += [triggers.option_of(o) for o in triggers.available(g, name, step="save_cancel", event=ev)]
 
     def check(answer: dict) -> dict:
         if "duplicate_save" in answer:
             cid = answer["duplicate_save"]
             if {"duplicate_save": cid} not in saves:
                 why = legality.duplicate_save_problem(g, name, cid, ev.victims)
+                if ev.data.get("cannot_be_saved"):
+                    why = f"{ev.name} cannot be saved against (GEN-04)"
                 raise Refused(why or "no duplicate can save that card now")
             return {"duplicate_save": cid}
-        raise Refused("no save or cancel ability can be triggered here yet")
+        return triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
 
     return Decision("save_cancel", name, f"save or cancel against: {ev.name}", options=saves,
                     can_pass=True, checker=check, context={"event": ev.name})
 
 
-def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> None:
+def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> Flow:
     if "duplicate_save" in answer:
         cid = answer["duplicate_save"]
         dup = g.card(cid).duplicates[-1]
@@ -154,34 +158,159 @@ def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> None:
         ev.victims.remove(cid)
         ev.data.setdefault("saved", []).append(cid)
         g.log(f"{name} discards a duplicate to save {g.name(cid)}")
+        if g.state.window is not None:
+            g.state.window.gates.append({"event": "saved", "card": cid, "player": name})
+        return
+    yield from resolve_triggered(g, name, answer, target_event=ev)
+
+
+def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = None,
+                    target_event: Event | None = None) -> Event:
+    """An action, response, save or cancel as an event with its own steps (TIM-05, 5a-d)."""
+    cid = answer["trigger"]
+    ab = triggers.abilities(g, cid)[answer["ability"] - 1]
+    title = g.name(cid)
+    ctx = triggers.Ctx(cid, player, ab, targets=list(answer.get("targets") or []), gate=gate)
+    source_class = "event" if g.card_type(cid) == "event" else g.card_type(cid)
+    ev = Event(f"{player}'s {title}", data={"source": cid, "player": player, "source_class": source_class,
+                                            "cannot_be_canceled": ab.cannot_be_canceled,
+                                            "cannot_be_saved": ab.cannot_be_saved})
+    ctx.event = target_event if ab.is_save_or_cancel else ev
+
+    def initiate(g: Game, ev: Event) -> Flow:
+        triggers.pay_costs(g, player, cid, ab, answer)
+        if not ab.is_save_or_cancel:
+            ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
+        targets = f" targeting {', '.join(g.name(t) if isinstance(t, int) else t for t in ctx.targets)}" \
+            if ctx.targets else ""
+        g.log(f"{player} {'plays' if source_class == 'event' else 'triggers'} {title}{targets}")
+        if g.state.window is not None:
+            if source_class == "event":
+                g.state.window.gates.append({"event": "played", "card": cid, "player": player})
+        return
+        yield
+
+    def execute(g: Game, ev: Event) -> Flow:
+        if triggers.execute(g, ab.effect, ctx) and ab.then:
+            triggers.execute(g, ab.then, ctx)
+        return
+        yield
+
+    ev.initiate, ev.execute = initiate, execute
+    return ev
+
+
+def resolve_triggered(g: Game, player: str, answer: dict, *, gate: dict | None = None,
+                      target_event: Event | None = None) -> Flow:
+    """Initiate, save/cancel (clockwise from the left of the player), execute (5a-c)."""
+    ev = triggered_event(g, player, answer, gate=gate, target_event=target_event)
+    yield from ev.initiate(g, ev)
+    yield from save_cancel_step(g, ev, g.state.left_of(player))
+    if not ev.cancelled:
+        yield from ev.execute(g, ev)
+    else:
+        g.log(f"{ev.name} is canceled")
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:
-    """Step 4: passives triggered in this window, each with its own save/cancel step (TIM-14)."""
-    pending = [p for p in passives]
-    while pending:
-        ev = pending.pop(0)
+    """Step 4: passives triggered in this window, each with its own save/cancel step; passives
+    they trigger follow (I-IV). Simultaneous card passives are ordered by the first player (TIM-14)."""
+    for ev in passives:
         yield from _run(ev.initiate(g, ev) if ev.initiate else None)
+        if ev.cancelled:
+            continue
         yield from save_cancel_step(g, ev, g.first_player)
         if not ev.cancelled and ev.execute:
             yield from _run(ev.execute(g, ev))
+    yield from card_passives(g)
+
+
+def card_passives(g: Game) -> Flow:
+    w = g.state.window
+    while w is not None and w.scanned < len(w.gates):
+        new = w.gates[w.scanned:]
+        w.scanned = len(w.gates)
+        found = triggers.passives_for(g, new)
+        if len(found) > 1:
+            ids = list(range(len(found)))
+            decision = Decision("order", g.first_player, "order simultaneous passive abilities: "
+                                + "; ".join(f"{g.name(c)}" for c, _, _, _ in found),
+                                choices=[c for c, _, _, _ in found], min_count=len(found), max_count=len(found),
+                                options=[{"order": [c for c, _, _, _ in found]}] if len(
+                                    {c for c, _, _, _ in found}) == 1 else [],
+                                checker=_order_checker(g, [c for c, _, _, _ in found]))
+            answer = yield from g.ask(decision)
+            chosen = list(answer["order"])
+            ordered = []
+            for cid in chosen:
+                i = next(i for i in ids if found[i][0] == cid)
+                ids.remove(i)
+                ordered.append(found[i])
+            found = ordered
+        for cid, ab, gate, owner in found:
+            yield from resolve_passive(g, owner, cid, ab, gate)
+
+
+def _order_checker(g: Game, cards: list[int]):
+    def check(answer: dict) -> dict:
+        order = answer.get("order")
+        if not isinstance(order, list) or sorted(order) != sorted(cards):
+            raise Refused("order every one of the simultaneous passive abilities, each once")
+        return {"order": list(order)}
+
+    return check
+
+
+def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
+    ctx = triggers.Ctx(cid, owner, ab, gate=gate)
+    ev = Event(f"{g.name(cid)}'s passive ability", data={"source": cid, "player": owner,
+                                                         "source_class": g.card_type(cid),
+                                                         "cannot_be_canceled": ab.cannot_be_canceled})
+    ctx.event = ev
+    if ab.choose is not None:
+        legal = triggers.legal_targets(g, cid, ab, ctx)
+        if not legal:
+            return
+        count = min(ab.choose.get("count", 1), len(legal))
+        decision = Decision("choose", owner, f"{g.name(cid)}: choose {count} target{'s' if count > 1 else ''}",
+                            choices=legal, min_count=count, max_count=count,
+                            checker=legality.selection_checker(g, legal, count, count, "a legal target"))
+        if count == len(legal):
+            decision.options = [{"choose": list(legal)}]
+        answer = yield from g.ask(decision)
+        ctx.targets = list(answer["choose"])
+    ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
+    g.log(f"{g.name(cid)}'s passive ability resolves")
+    yield from save_cancel_step(g, ev, g.first_player)
+    if not ev.cancelled:
+        if triggers.execute(g, ab.effect, ctx) and ab.then:
+            triggers.execute(g, ab.then, ctx)
 
 
 def response_step(g: Game, first: str) -> Flow:
-    """Step 5: normal responses clockwise from ``first`` until all pass in succession (TIM-08/09)."""
+    """Step 5: normal responses clockwise from ``first`` until all pass in succession (TIM-08/09);
+    each response has its own save/cancel step and then its passives (5a-d)."""
     order = g.state.clockwise_from(first)
     passes, i = 0, 0
     while passes < len(order):
         name = order[i % len(order)]
-        decision = Decision("response", name, "play a response", can_pass=True,
-                            checker=_no_trigger_yet)
+        opps = triggers.available(g, name, step="response")
+
+        def check(answer: dict, name: str = name) -> dict:
+            return triggers.check_trigger(g, name, answer, step="response")
+
+        decision = Decision("response", name, "play a response", options=[triggers.option_of(o) for o in opps],
+                            can_pass=True, checker=check)
         answer = yield from g.ask(decision)
-        passes = passes + 1 if "pass" in answer else 0
+        if "pass" in answer:
+            passes += 1
+        else:
+            o = triggers.find_opportunity(g, name, answer, step="response")
+            g.state.window.used.append(f"{o.card}:{o.ability.index}:{o.gate_index}")
+            yield from resolve_triggered(g, name, answer, gate=o.gate)
+            yield from card_passives(g)
+            passes = 0
         i += 1
-
-
-def _no_trigger_yet(answer: dict) -> dict:
-    raise Refused("no card ability can be triggered here")
 
 
 # ---------------------------------------------------------------------------
@@ -205,7 +334,8 @@ def player_actions(g: Game) -> Flow:
 
 
 def action_decision(g: Game, name: str) -> Decision:
-    options = legality.marshal_options(g, name)
+    options = legality.marshal_options(g, name) + \
+        [triggers.option_of(o) for o in triggers.available(g, name, step="action")]
 
     def check(answer: dict) -> dict:
         if "marshal" in answer:
@@ -215,6 +345,8 @@ def action_decision(g: Game, name: str) -> Decision:
                 raise Refused(problem)
             return {"marshal": normal["card"], "duplicate": normal["duplicate"],
                     "attach_to": normal["attach_to"], "x": normal["x"]}
+        if "trigger" in answer:
+            return triggers.check_trigger(g, name, answer, step="action")
         raise Refused(legality.trigger_problem(g, name, answer))
 
     phase = g.state.phase
@@ -224,7 +356,8 @@ def action_decision(g: Game, name: str) -> Decision:
     decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check)
 
     def refresh() -> None:
-        decision.options = legality.marshal_options(g, name)
+        decision.options = legality.marshal_options(g, name) + \
+            [triggers.option_of(o) for o in triggers.available(g, name, step="action")]
 
     decision.refresh = refresh
     return decision
@@ -233,6 +366,8 @@ def action_decision(g: Game, name: str) -> Decision:
 def take_action(g: Game, name: str, answer: dict) -> Flow:
     if "marshal" in answer:
         yield from player_window(g, name, marshal_event(g, name, answer))
+    elif "trigger" in answer:
+        yield from player_window(g, name, triggered_event(g, name, answer))
 
 
 def marshal_event(g: Game, name: str, answer: dict) -> Event:

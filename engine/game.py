@@ -151,33 +151,50 @@ class Game:
     def card_type(self, card_id: int) -> str:
         return self.defn(card_id).type
 
+    def _constants(self, card_id: int) -> list[dict]:
+        """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
+        if self.__dict__.get("_no_constants") is None:
+            self._no_constants = not any(isinstance(a, dict) and a.get("kind") == "constant"
+                                         for d in self.pool.values() for a in d.abilities)
+        if self._no_constants:
+            return []
+        from engine import triggers
+
+        return triggers.constant_modifiers(self, card_id)
+
     def strength(self, card_id: int) -> int:
+        """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03)."""
         base = self.defn(card_id).strength or 0
-        return max(0, base + sum(e.value for e in self._effects_on(card_id, "strength")))
+        mods = sum(e.value for e in self._effects_on(card_id, "strength"))
+        mods += sum(int(m.get("strength", 0)) for m in self._constants(card_id))
+        return max(0, base + mods)
+
+    def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
+                remove_key: str, values: tuple | None = None) -> set:
+        """Additions and removals netted; at most one of each (LST-04)."""
+        counts: dict = {v: 1 for v in printed}
+        for e in self._effects_on(card_id, add_stat):
+            counts[e.value] = counts.get(e.value, 0) + 1
+        for e in self._effects_on(card_id, remove_stat):
+            counts[e.value] = counts.get(e.value, 0) - 1
+        for m in self._constants(card_id):
+            for v in m.get(add_key, []) or []:
+                counts[v] = counts.get(v, 0) + 1
+            for v in m.get(remove_key, []) or []:
+                counts[v] = counts.get(v, 0) - 1
+        return {v for v, n in counts.items() if n > 0 and (values is None or v in values)}
 
     def icons(self, card_id: int) -> set[str]:
-        icons = set(self.defn(card_id).icons)
-        for icon in ("military", "intrigue", "power"):
-            net = sum(1 for e in self._effects_on(card_id, "icon+") if e.value == icon) - \
-                sum(1 for e in self._effects_on(card_id, "icon-") if e.value == icon)
-            if icon in icons:
-                net += 1
-            icons.discard(icon)
-            if net > 0:
-                icons.add(icon)
-        return icons
+        return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
+                            "remove_icons", ("military", "intrigue", "power"))
 
     def keywords(self, card_id: int) -> set[str]:
-        kws = set(self.defn(card_id).keywords)
-        kws |= {e.value for e in self._effects_on(card_id, "keyword+")}
-        kws -= {e.value for e in self._effects_on(card_id, "keyword-")}
-        return kws
+        return self._netted(card_id, set(self.defn(card_id).keywords), "keyword+", "keyword-",
+                            "add_keywords", "remove_keywords")
 
     def traits(self, card_id: int) -> set[str]:
-        traits = set(self.defn(card_id).traits)
-        traits |= {e.value for e in self._effects_on(card_id, "trait+")}
-        traits -= {e.value for e in self._effects_on(card_id, "trait-")}
-        return traits
+        return self._netted(card_id, set(self.defn(card_id).traits), "trait+", "trait-", "add_traits",
+                            "remove_traits")
 
     def has_keyword(self, card_id: int, keyword: str) -> bool:
         return keyword in self.keywords(card_id)
@@ -247,6 +264,8 @@ class Game:
             self.player(c.controller).in_play.remove(cid)
         elif c.zone == "revealed_plot":
             self.player(c.owner).revealed_plot = None
+        elif c.zone == "played":
+            self.player(c.owner).played.remove(cid)
         elif c.zone in ("deck", "hand", "discard", "dead", "plot_deck", "used_plots"):
             self.player(c.owner).pile(c.zone).remove(cid)
         elif c.zone in ("house", "agenda"):
@@ -342,9 +361,13 @@ class Game:
         marked = [cid for cid, c in self.state.cards.items() if c.moribund is not None]
         for cid in marked:
             c = self.card(cid)
-            if c.moribund is None or c.zone not in ("in_play", "attached"):
+            if c.moribund is None or c.zone not in ("in_play", "attached", "played"):
                 continue
             dest = c.moribund
+            where = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck_top": "deck",
+                     "deck_bottom": "deck"}[dest]
+            if c.zone != "played":
+                self.log(f"{self.name(cid)} leaves play to {c.owner}'s {where}")
             self.leave_play(cid, dest)
         for cid in marked:
             self.card(cid).moribund = None

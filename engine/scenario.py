@@ -496,7 +496,7 @@ def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
 
 def card_zone(g: Game, cid: int) -> str:
     c = g.card(cid)
-    if c.moribund is not None and c.zone in ("in_play", "attached"):
+    if c.moribund is not None and c.zone in ("in_play", "attached", "played"):
         return "moribund"
     if c.zone == "duplicate":
         return "attached"

@@ -22,7 +22,8 @@ CHALLENGE_TYPES = ("military", "intrigue", "power")
 
 # Zones a card instance can be in.
 PILE_ZONES = ("deck", "hand", "discard", "dead", "plot_deck", "used_plots")
-ZONES = PILE_ZONES + ("in_play", "attached", "duplicate", "revealed_plot", "house", "agenda", "removed")
+ZONES = PILE_ZONES + ("in_play", "attached", "duplicate", "revealed_plot", "house", "agenda", "played")
+"""``played``: an event card being played, moribund until step 6 of its window (MOR-05)."""
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Player:
     used_plots: list[int] = field(default_factory=list)
     revealed_plot: int | None = None
     in_play: list[int] = field(default_factory=list)     # characters, locations, unattached cards
+    played: list[int] = field(default_factory=list)      # events being played (moribund, MOR-05)
     house_card: int | None = None
     agenda: int | None = None
     gold: int = 0
@@ -112,6 +114,10 @@ class Window:
     step: int = 1
     gates: list[dict] = field(default_factory=list)
     """Response opportunities opened in this window (TIM-08)."""
+    used: list[str] = field(default_factory=list)
+    """Responses already resolved for a gate: once per triggering occurrence (TIM-12)."""
+    scanned: int = 0
+    """Gates already checked for passive abilities."""
 
 
 @dataclass
@@ -132,6 +138,10 @@ class GameState:
     log: list[str] = field(default_factory=list)
     rng_state: Any = None
     next_id: int = 1
+    phase_serial: int = 0
+    challenge_serial: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+    """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
@@ -184,6 +194,8 @@ class GameState:
             "windows": [asdict(w) for w in self.windows],
             "winner": self.winner, "log": list(self.log),
             "rng_state": _listify(self._rng.getstate()), "next_id": self.next_id,
+            "phase_serial": self.phase_serial, "challenge_serial": self.challenge_serial,
+            "counters": dict(self.counters),
         }
         if data["challenge"]:
             data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
@@ -205,6 +217,8 @@ class GameState:
             challenge=challenge, effects=[Effect(**e) for e in data["effects"]],
             windows=[Window(**w) for w in data["windows"]], winner=data["winner"],
             log=list(data["log"]), rng_state=data["rng_state"], next_id=data["next_id"],
+            phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
+            counters=dict(data.get("counters", {})),
         )
 
     def digest(self) -> str:

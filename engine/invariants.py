@@ -1,0 +1,229 @@
+"""Invariants of a game state that must hold whenever the engine waits for an answer.
+
+``check_invariants(game)`` returns a list of sentences, one per broken invariant
+(empty when everything holds). The fuzz tests call it after every decision of
+thousands of random games; it only reads the game.
+
+What is checked:
+
+- every card instance is in exactly one place (a player's pile, the ``in_play``
+  list of its controller, a host's ``attachments``/``duplicates``, a revealed
+  plot, a House card or an agenda slot; ``removed`` cards in none), and its
+  ``zone`` field agrees with the place holding it;
+- attached cards and duplicates name their host in ``attached_to``; hosts are
+  in play; no other card has ``attached_to`` set;
+- the controller of an in-play card is the player whose ``in_play`` holds it;
+  cards in piles, revealed plots, House cards and agendas are controlled by
+  their owner; cards in piles carry no power, are standing and face up;
+- no card is moribund outside an open action window (MOR-01), and moribund
+  cards are in play;
+- gold and power are never negative; ``drawn_this_round`` never exceeds the
+  draw cap of 3 (DRW-03);
+- ``Game.total_power`` equals House power plus power on the characters the
+  player controls in play (C-19), counted independently here;
+- no player has two face-up, non-duplicate copies of one unique title in play
+  (UNQ-01);
+- the winner is a player's name or ``draw``, once set it stays set (a per-game
+  memory kept here), and a finished game has a winner.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from engine.state import PILE_ZONES, ZONES
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+DRAW_CAP = 3
+MORIBUND_DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+
+# The winner last seen for each game, so "once set, stays set" can be checked
+# by a stateless-looking call. Weak keys: a finished test forgets its games.
+_seen_winner: "weakref.WeakKeyDictionary[Game, str]" = weakref.WeakKeyDictionary()
+
+
+def check_invariants(game: "Game") -> list[str]:
+    """Every broken invariant of ``game`` now, as a sentence; empty when all hold."""
+    st = game.state
+    problems: list[str] = []
+    bad = problems.append
+    cards = st.cards
+    names = [p.name for p in st.players]
+
+    if len(set(names)) != len(names):
+        bad(f"player names are not distinct: {names}")
+
+    # -- where each card is: (zone, holder) for every list that holds it ------------------
+    places: dict[int, list[tuple[str, str]]] = {}
+
+    def hold(cid: int, zone: str, holder: str) -> None:
+        places.setdefault(cid, []).append((zone, holder))
+
+    for p in st.players:
+        for zone in PILE_ZONES:
+            for cid in p.pile(zone):
+                hold(cid, zone, p.name)
+        for cid in p.in_play:
+            hold(cid, "in_play", p.name)
+        if p.revealed_plot is not None:
+            hold(p.revealed_plot, "revealed_plot", p.name)
+        if p.house_card is not None:
+            hold(p.house_card, "house", p.name)
+        if p.agenda is not None:
+            hold(p.agenda, "agenda", p.name)
+    for cid, c in cards.items():
+        for aid in c.attachments:
+            hold(aid, "attached", f"#{cid}")
+        for did in c.duplicates:
+            hold(did, "duplicate", f"#{cid}")
+
+    for cid in places:
+        if cid not in cards:
+            bad(f"card #{cid} is held in {_where(places[cid])} but is not a card of this game")
+
+    for cid, c in cards.items():
+        label = _Label(game, cid)
+        if c.id != cid:
+            bad(f"{label} is stored under id {cid} but its id field says {c.id}")
+        if c.zone not in ZONES:
+            bad(f"{label} has an unknown zone {c.zone!r}")
+        if c.owner not in names:
+            bad(f"{label} is owned by {c.owner!r}, who is not a player")
+        if c.controller not in names:
+            bad(f"{label} is controlled by {c.controller!r}, who is not a player")
+        held = places.get(cid, [])
+        if c.zone == "removed":
+            if held:
+                bad(f"{label} is removed from the game but still held in {_where(held)}")
+            continue
+        if len(held) != 1:
+            where = _where(held) if held else "no place at all"
+            bad(f"{label} (zone {c.zone}) must be in exactly one place; it is in {where}")
+            continue
+        zone, holder = held[0]
+        if zone != c.zone:
+            bad(f"{label} says zone {c.zone!r} but is held in {_where(held)}")
+        if zone in ("attached", "duplicate"):
+            host = int(holder[1:])
+            if c.attached_to != host:
+                bad(f"{label} is on #{host}'s {zone} list but attached_to is {c.attached_to}")
+            h = cards.get(host)
+            if h is not None and (h.zone != "in_play"):
+                bad(f"{label} is {zone} to {_label(game, host)}, which is not in play (zone {h.zone})")
+        else:
+            if c.attached_to is not None:
+                bad(f"{label} is in {zone} but attached_to is {c.attached_to}")
+            if zone == "in_play":
+                if c.controller != holder:
+                    bad(f"{label} is in {holder}'s in_play list but is controlled by {c.controller}")
+            else:  # piles, revealed plot, House card, agenda: the owner's
+                if holder != c.owner:
+                    bad(f"{label} is in {holder}'s {zone} but is owned by {c.owner}")
+                if c.controller != c.owner:
+                    bad(f"{label} is in {c.owner}'s {zone} but controlled by {c.controller}")
+        if c.zone not in ("in_play", "attached") and (c.attachments or c.duplicates):
+            bad(f"{label} is not in play (zone {c.zone}) but carries attachments {c.attachments} "
+                f"/ duplicates {c.duplicates}")
+        if c.zone in PILE_ZONES:
+            if c.power:
+                bad(f"{label} is in {c.owner}'s {c.zone} with {c.power} power on it")
+            if c.kneeling:
+                bad(f"{label} is in {c.owner}'s {c.zone} and kneeling")
+            if c.facedown:
+                bad(f"{label} is in {c.owner}'s {c.zone} and facedown")
+        if c.power < 0:
+            bad(f"{label} has negative power {c.power}")
+        if c.moribund is not None:
+            if not st.windows:
+                bad(f"{label} is moribund ({c.moribund}) but no action window is open (MOR-01)")
+            if c.moribund not in MORIBUND_DESTINATIONS:
+                bad(f"{label} is moribund towards an unknown destination {c.moribund!r}")
+            if c.zone not in ("in_play", "attached", "duplicate"):
+                bad(f"{label} is moribund ({c.moribund}) but not in play (zone {c.zone})")
+
+    if cards and st.next_id <= max(cards):
+        bad(f"next_id {st.next_id} would reuse an existing card id (largest {max(cards)})")
+
+    # -- players: gold, draws, power, uniqueness -----------------------------------------------
+    pool = game.pool
+    on_characters = {n: 0 for n in names}
+    titles: dict[tuple[str, str], int] = {}
+    for cid, c in cards.items():
+        if c.facedown or c.zone not in ("in_play", "attached"):
+            continue
+        d = pool[c.key]
+        if c.zone == "in_play" and d.type == "character" and c.controller in on_characters:
+            on_characters[c.controller] += c.power
+        if d.unique:
+            for who in {c.controller, c.owner}:
+                first = titles.setdefault((who, d.name), cid)
+                if first != cid:
+                    bad(f"{who} has two copies of the unique {d.name} in play: #{first} and #{cid} (UNQ-01)")
+    for p in st.players:
+        if p.gold < 0:
+            bad(f"{p.name} has negative gold {p.gold}")
+        if not 0 <= p.drawn_this_round <= DRAW_CAP:
+            bad(f"{p.name} has drawn {p.drawn_this_round} cards by effects this round (cap {DRAW_CAP}, DRW-03)")
+        if p.house_card is None:
+            bad(f"{p.name} has no House card")
+        house = cards[p.house_card].power if p.house_card in cards else 0
+        expected = house + on_characters[p.name]
+        try:
+            computed = game.total_power(p.name)
+        except Exception as err:  # noqa: BLE001 - report, don't crash the checker
+            bad(f"total_power({p.name}) raised {err!r}")
+        else:
+            if computed != expected:
+                bad(f"{p.name}'s total power is computed as {computed}, but House power {house} plus power "
+                    f"on controlled characters {on_characters[p.name]} is {expected} (C-19)")
+
+    if st.first_player is not None and st.first_player not in names:
+        bad(f"first player {st.first_player!r} is not a player")
+    for w in st.windows:
+        if not 1 <= w.step <= 6:
+            bad(f"window {w.name!r} is at step {w.step}, outside 1..6")
+    for e in st.effects:
+        if e.target not in cards:
+            bad(f"a lasting effect ({e.stat} {e.value}) targets #{e.target}, which is not a card")
+
+    # -- the winner ----------------------------------------------------------------------
+    winner = st.winner
+    if winner is not None and winner != "draw" and winner not in names:
+        bad(f"the winner {winner!r} is neither a player nor 'draw'")
+    seen = _seen_winner.get(game)
+    if seen is not None and winner != seen:
+        bad(f"the winner was {seen!r} and is now {winner!r}: a winner, once set, stays set")
+    if winner is not None:
+        try:
+            _seen_winner[game] = winner
+        except TypeError:  # a game object that cannot be weakly referenced: no memory
+            pass
+    if game.pending is None and winner is None:
+        bad("the game is over but no winner is recorded")
+    if winner is not None and game.pending is not None:
+        bad(f"{winner} has won but the engine still asks: {game.pending.describe()}")
+    return problems
+
+
+def _where(held: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{zone} of {holder}" for zone, holder in held)
+
+
+class _Label:
+    """``#12 Ser Corwen Thornfell``, worked out only when a message is written."""
+
+    __slots__ = ("game", "cid")
+
+    def __init__(self, game: "Game", cid: int):
+        self.game, self.cid = game, cid
+
+    def __str__(self) -> str:
+        return _label(self.game, self.cid)
+
+
+def _label(game: "Game", cid: int) -> str:
+    c = game.state.cards.get(cid)
+    d = game.pool.get(c.key) if c is not None else None
+    return f"#{cid} {d.name}" if d is not None else f"#{cid}"

@@ -1,0 +1,768 @@
+"""Triggered abilities at run time: who may trigger what now, paying, and resolving.
+
+The timing (which step of which window) lives in ``engine.flow``; this module
+answers the questions the steps ask: which actions, saves, cancels, responses
+and passives are available; is this trigger legal (restrictions, limits,
+costs, targets: COS-07 a-f); pay; and carry out the effects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.abilities import Ability, parse_abilities
+from engine.decisions import Refused
+from engine.game import Game
+from engine.state import Effect
+
+SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
+                "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
+                "house": "house cards"}
+
+
+def abilities(g: Game, cid: int) -> list[Ability]:
+    """The card's parsed abilities (cached per definition). A facedown card has none."""
+    d = g.defn(cid)
+    cache = g.__dict__.setdefault("_abilities", {})
+    if d.key not in cache:
+        cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+    return cache[d.key]
+
+
+@dataclass
+class Ctx:
+    """What an ability's words refer to while it is checked or resolved."""
+
+    source: int
+    player: str
+    ability: Ability | None = None
+    targets: list = field(default_factory=list)
+    gate: dict | None = None
+    event: Any = None
+
+
+# ---------------------------------------------------------------------------
+# Filters, selectors, conditions
+# ---------------------------------------------------------------------------
+
+def immune_to(g: Game, cid: int, source: int) -> bool:
+    """IMM-01/05: a card is immune to effects of the types it names, never to its own."""
+    if cid == source:
+        return False
+    imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
+    if not imm:
+        return False
+    cls = SOURCE_CLASS.get(g.card_type(source), "")
+    return bool(imm & {cls, "card effects", "triggered effects", "all"})
+
+
+def in_challenge(g: Game, cid: int) -> str | None:
+    ch = g.state.challenge
+    if ch is None or ch.resolved and ch.ended or ch.ended:
+        return None
+    if cid in ch.attackers:
+        return "attacking"
+    if cid in ch.defenders:
+        return "defending"
+    return None
+
+
+def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
+    c = g.card(cid)
+    d = g.defn(cid)
+    for key, want in f.items():
+        if key in ("count", "from", "all", "up_to"):
+            continue
+        if key == "type" and g.card_type(cid) not in (want if isinstance(want, list) else [want]):
+            return False
+        if key == "trait" and not any(t in g.traits(cid) for t in (want if isinstance(want, list) else [want])):
+            return False
+        if key == "house" and want not in d.house and not (want == "neutral" and not d.house):
+            return False
+        if key == "unique" and d.unique != want:
+            return False
+        if key in ("controller", "owner"):
+            who = c.controller if key == "controller" else c.owner
+            if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
+                return False
+        if key == "participating" and bool(in_challenge(g, cid)) != want:
+            return False
+        if key == "attacking" and (in_challenge(g, cid) == "attacking") != want:
+            return False
+        if key == "defending" and (in_challenge(g, cid) == "defending") != want:
+            return False
+        if key == "kneeling" and c.kneeling != want:
+            return False
+        if key == "standing" and c.kneeling == want:
+            return False
+        if key == "not_self" and want and cid == ctx.source:
+            return False
+        if key == "self" and want and cid != ctx.source:
+            return False
+        if key == "host" and want and cid != g.card(ctx.source).attached_to:
+            return False
+        if key == "cost_max" and (d.cost or 0) > want or key == "cost_min" and (d.cost or 0) < want:
+            return False
+        if key == "strength_max" and g.strength(cid) > want or key == "strength_min" and g.strength(cid) < want:
+            return False
+        if key == "icon" and want not in g.icons(cid):
+            return False
+        if key == "keyword" and want not in g.keywords(cid):
+            return False
+        if key == "name" and d.name != want:
+            return False
+        if key == "moribund" and (c.moribund is not None) != want:
+            return False
+        if key == "has_attachments" and bool(c.attachments) != want:
+            return False
+        if key == "influence_min" and d.influence < want:
+            return False
+    return True
+
+
+def cards_in_play(g: Game) -> list[int]:
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            if not g.card(cid).facedown:
+                out.append(cid)
+                out.extend(g.card(cid).attachments)
+    return out
+
+
+def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
+    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
+    where = f.get("from", "in_play")
+    if where == "in_play":
+        pool = cards_in_play(g)
+    else:
+        pool = list(g.player(ctx.player).pile(where))
+    return [c for c in pool if matches(g, c, f, ctx)]
+
+
+def select(g: Game, sel: Any, ctx: Ctx) -> list:
+    """An effect's object: self, target(s), host, trigger, you/opponent, or {all: FILTER}."""
+    if sel in ("self", None):
+        return [ctx.source]
+    if sel in ("target", "targets"):
+        return list(ctx.targets)
+    if sel == "host":
+        host = g.card(ctx.source).attached_to
+        return [host] if host is not None else []
+    if sel == "trigger":
+        card = (ctx.gate or {}).get("card")
+        return [card] if card is not None else []
+    if sel == "you":
+        return [ctx.player]
+    if sel == "opponent":
+        ch = g.state.challenge
+        if ctx.gate and ctx.gate.get("player") and ctx.gate["player"] != ctx.player:
+            return [ctx.gate["player"]]
+        if ch is not None and ctx.player in (ch.attacker, ch.defender):
+            return [ch.defender if ctx.player == ch.attacker else ch.attacker]
+        return g.opponents(ctx.player)[:1]
+    if sel == "each_opponent":
+        return g.opponents(ctx.player)
+    if isinstance(sel, dict) and "all" in sel:
+        f = dict(sel["all"]) if isinstance(sel["all"], dict) else {"type": sel["all"]}
+        return candidates(g, f, ctx)
+    if isinstance(sel, dict):
+        return candidates(g, sel, ctx)
+    return []
+
+
+def condition_holds(g: Game, cond: dict | None, ctx: Ctx) -> bool:
+    if not cond:
+        return True
+    st = g.state
+    for key, want in cond.items():
+        if key == "self" and not matches(g, ctx.source, want, ctx):
+            return False
+        if key == "host":
+            host = g.card(ctx.source).attached_to
+            if host is None or not matches(g, host, want, ctx):
+                return False
+        if key == "phase" and st.phase != want:
+            return False
+        if key == "challenge_type" and (st.challenge is None or st.challenge.type != want):
+            return False
+        if key == "you_control":
+            f = dict(want)
+            need = f.pop("count_min", 1)
+            f["controller"] = "you"
+            if len(candidates(g, f, ctx)) < need:
+                return False
+        if key == "you_are" and want in ("attacker", "defender"):
+            ch = st.challenge
+            if ch is None or getattr(ch, want) != ctx.player:
+                return False
+        if key == "you_won" and want:
+            ch = st.challenge
+            if ch is None or ch.winner != ctx.player:
+                return False
+    return True
+
+
+def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
+    if when.get("event") != gate.get("event"):
+        return False
+    if "card" in when:
+        card = gate.get("card")
+        if card is None:
+            return False
+        spec = when["card"]
+        if spec == "self":
+            if card != ctx.source:
+                return False
+        elif spec == "host":
+            if card != g.card(ctx.source).attached_to:
+                return False
+        elif not matches(g, card, spec, ctx):
+            return False
+    if "player" in when:
+        who = gate.get("player")
+        if when["player"] == "you" and who != ctx.player or when["player"] == "opponent" and who == ctx.player:
+            return False
+    for key in ("type", "as", "phase", "source"):
+        if key in when and when[key] not in ("any", gate.get(key)):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Sources of abilities
+# ---------------------------------------------------------------------------
+
+def ability_sources(g: Game, player: str) -> list[int]:
+    """Cards whose abilities ``player`` may use: in play (moribund too, MOR-02), his House card,
+    agenda and revealed plot, and events in his hand."""
+    p = g.player(player)
+    out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
+    out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
+    out += [c for c in p.hand if g.card_type(c) == "event"]
+    return out
+
+
+def limit_key(g: Game, cid: int, ab: Ability) -> str | None:
+    if ab.limit is None:
+        return None
+    per = ab.limit[1]
+    period = {"challenge": g.state.challenge_serial, "phase": g.state.phase_serial, "round": g.state.round,
+              "game": 0}[per]
+    return f"{g.defn(cid).key}#{cid}:{ab.index}:{per}:{period}"
+
+
+def _gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
+    if g.card_type(cid) == "event":
+        d = g.defn(cid)
+        return (x if d.cost_x else (d.cost or 0)) + ab.cost.get("gold", 0)
+    return ab.cost.get("gold", 0)
+
+
+def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0) -> str | None:
+    """COS-13: phase labels, conditions, limits and payable costs (without targets)."""
+    st = g.state
+    title = g.name(cid)
+    if ab.phase and ab.phase != "any" and ab.kind == "action" and st.phase != ab.phase:
+        return f"{title} can be used only in the {ab.phase} phase (RND-05)"
+    if not condition_holds(g, ab.condition, ctx):
+        return f"{title}: its play restriction is not met now"
+    key = limit_key(g, cid, ab)
+    if key and st.counters.get(key, 0) >= ab.limit[0]:
+        return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
+    c = g.card(cid)
+    gold = _gold_cost(g, player, cid, ab, x)
+    if gold and not (st.phase == "marshalling" and st.active_player == player):
+        return f"{title} costs gold: it can be paid only in {player}'s own marshalling turn (MAR-08, C-14)"
+    if gold > g.player(player).gold:
+        return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}"
+    if ab.cost.get("kneel_self") and (c.kneeling or c.zone not in ("in_play", "attached", "house", "agenda")):
+        return f"{title} must kneel to pay its cost, and it is already kneeling"
+    if ab.cost.get("kneel_host"):
+        host = c.attached_to
+        if host is None or g.card(host).kneeling:
+            return f"{title}: the attached character must stand to be knelt"
+    if (ab.cost.get("discard_self") or ab.cost.get("kill_self")) and c.moribund is not None:
+        return f"{title} is already leaving play (moribund, MOR-03)"
+    if ab.cost.get("power_self", 0) > c.power:
+        return f"{title} has {c.power} power; the cost needs {ab.cost['power_self']}"
+    if ab.cost.get("discard_from_hand", 0) > len(g.player(player).hand) - (1 if c.zone == "hand" else 0):
+        return f"{player} has too few cards in hand to pay for {title}"
+    need = ab.cost.get("influence", 0)
+    if need:
+        available = sum(g.defn(i).influence for i in g.in_play_cards(player)
+                        if not g.card(i).kneeling and g.defn(i).influence > 0)
+        if available < need:
+            return f"influence: {title} needs {need}; {player} has only {available} standing influence"
+    return None
+
+
+def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
+    """COS-01/05, C-25: kneel standing cards you control with total influence >= need."""
+    if not need:
+        return "this ability has no influence cost; do not name cards to pay" if pay else None
+    total = 0
+    for cid in pay:
+        if cid not in g.state.cards:
+            return f"there is no card {cid}"
+        c = g.card(cid)
+        if c.controller != player or c.zone not in ("in_play", "attached", "house"):
+            return f"influence: {g.name(cid)} is not a card {player} controls in play (COS-05)"
+        if c.kneeling:
+            return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence"
+        if g.defn(cid).influence <= 0:
+            return f"influence: {g.name(cid)} provides no influence"
+        total += g.defn(cid).influence
+    if total < need:
+        return f"influence: {need} needed, {total} knelt"
+    return None
+
+
+def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, ctx: Ctx) -> str | None:
+    if ab.choose is None:
+        return "this ability chooses no target" if targets else None
+    count = ab.choose.get("count", 1)
+    legal = legal_targets(g, cid, ab, ctx)
+    if not legal:
+        return f"{g.name(cid)} has no legal target (COS-14)"
+    if len(targets) != min(count, len(legal)) and not (ab.choose.get("up_to") and 0 < len(targets) <= count):
+        return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''}"
+    if len(set(targets)) != len(targets):
+        return "each target is chosen once"
+    for t in targets:
+        if t not in legal:
+            label = g.name(t) if t in g.state.cards else t
+            return f"{label} is not a legal target for {g.name(cid)}"
+    return None
+
+
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
+    if ab.choose is None:
+        return []
+    removes = any(_removes(e) for e in ab.effect)
+    out = []
+    for t in candidates(g, ab.choose, ctx):
+        if immune_to(g, t, cid):
+            continue  # IMM-03
+        if removes and g.card(t).moribund is not None:
+            continue  # MOR-03
+        out.append(t)
+    return out
+
+
+def _removes(effect: Any) -> bool:
+    return isinstance(effect, dict) and any(k in effect for k in ("kill", "discard", "return_to_hand",
+                                                                   "return_to_deck"))
+
+
+# ---------------------------------------------------------------------------
+# What can be triggered now
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Opportunity:
+    card: int
+    ability: Ability
+    gate: dict | None = None
+    gate_index: int | None = None
+    targets: list = field(default_factory=list)
+
+
+def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opportunity]:
+    """Abilities ``player`` could trigger in this step (``action``, ``save_cancel``, ``response``),
+    costs and restrictions considered; targets are checked when an answer comes."""
+    out: list[Opportunity] = []
+    window = g.state.window
+    for cid in ability_sources(g, player):
+        is_event = g.card_type(cid) == "event"
+        if not is_event and g.card(cid).zone == "hand":
+            continue
+        for ab in abilities(g, cid):
+            if is_event != (g.card(cid).zone == "hand"):
+                continue
+            if step == "action" and ab.kind != "action":
+                continue
+            if step in ("save_cancel", "response") and ab.kind != "response":
+                continue
+            if step == "save_cancel" and not ab.is_save_or_cancel or step == "response" and ab.is_save_or_cancel:
+                continue
+            ctx = Ctx(cid, player, ab, event=event)
+            gates: list[tuple[int | None, dict | None]] = [(None, None)]
+            if step == "response":
+                gates = [(i, gt) for i, gt in enumerate(window.gates) if gate_matches(g, ab.when, gt, ctx)
+                         and f"{cid}:{ab.index}:{i}" not in window.used] if window else []
+            elif step == "save_cancel":
+                gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+            for i, gt in gates:
+                ctx.gate = gt
+                if restriction_problem(g, player, cid, ab, ctx) is None:
+                    if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+                        continue
+                    out.append(Opportunity(cid, ab, gt, i))
+                    break
+    return out
+
+
+def save_cancel_gates(g: Game, event: Any) -> list[dict]:
+    """What a save or cancel can answer in step 2 of ``event``: the cards it would remove, and itself."""
+    if event is None:
+        return []
+    out = []
+    removal = event.data.get("removal", "kill")
+    for v in event.victims:
+        if g.card(v).moribund is None:
+            out.append({"event": f"would_be_{'killed' if removal == 'kill' else 'discarded'}", "card": v})
+            out.append({"event": "would_leave_play", "card": v})
+    if not event.data.get("cannot_be_canceled"):
+        out.append({"event": "cancelable", "source": event.data.get("source_class", "framework"),
+                    "card": event.data.get("source"), "player": event.data.get("player")})
+    return out
+
+
+def option_of(o: Opportunity) -> dict:
+    return {"trigger": o.card, "ability": o.ability.index}
+
+
+def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -> Opportunity:
+    """The opportunity an answer names, or Refused with the reason it is not one now."""
+    cid = answer.get("trigger")
+    if cid not in g.state.cards:
+        raise Refused(f"there is no card {cid!r}")
+    n = answer.get("ability", 1)
+    abs_ = abilities(g, cid)
+    if not abs_:
+        raise Refused(f"{g.name(cid)} has no ability that can be triggered")
+    if not isinstance(n, int) or not 1 <= n <= len(abs_):
+        raise Refused(f"{g.name(cid)} has {len(abs_)} abilit{'y' if len(abs_) == 1 else 'ies'}; ability {n} "
+                      f"does not exist")
+    ab = abs_[n - 1]
+    if cid not in ability_sources(g, player):
+        raise Refused(f"{player} cannot use {g.name(cid)}: it is not a card {player} controls in play or holds")
+    kind_word = {"action": "an action", "response": "a response", "passive": "a passive ability (it triggers "
+                 "by itself)", "constant": "a constant ability"}[ab.kind]
+    if step == "action" and ab.kind != "action":
+        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not an action (TIM-13)")
+    if step in ("save_cancel", "response") and ab.kind != "response":
+        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not a response")
+    if step == "save_cancel" and not ab.is_save_or_cancel:
+        raise Refused(f"{g.name(cid)} is not a save or cancel; normal responses come in step 5 (TIM-06)")
+    if step == "response" and ab.is_save_or_cancel:
+        raise Refused(f"{g.name(cid)} saves or cancels: it is played in step 2, right after what it answers")
+    for o in available(g, player, step=step, event=event):
+        if o.card == cid and o.ability.index == n:
+            return o
+    ctx = Ctx(cid, player, ab, event=event)
+    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0))
+    if problem:
+        raise Refused(problem)
+    if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+        raise Refused(f"{g.name(cid)} has no legal target (COS-14)")
+    raise Refused(f"{g.name(cid)}: its opportunity has not arisen in this window (TIM-13)")
+
+
+def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -> dict:
+    """Validate a trigger answer completely (COS-07 a-f) without changing anything."""
+    o = find_opportunity(g, player, answer, step=step, event=event)
+    targets = list(answer.get("targets") or [])
+    pay = list(answer.get("pay") or [])
+    x = answer.get("x") or 0
+    if not isinstance(x, int) or x < 0:
+        raise Refused("x must be a whole number of 0 or more")
+    ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
+    problem = restriction_problem(g, player, o.card, o.ability, ctx, x=x) or \
+        influence_problem(g, player, o.ability.cost.get("influence", 0), pay) or \
+        target_problem(g, player, o.card, o.ability, targets, ctx)
+    if problem:
+        raise Refused(problem)
+    if o.ability.cost.get("kneel_self") and o.card in pay:
+        raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
+    return {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+
+
+# ---------------------------------------------------------------------------
+# Paying and resolving
+# ---------------------------------------------------------------------------
+
+def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None:
+    """COS-07 e: pay every cost; an event leaves the hand and is moribund until step 6 (MOR-05)."""
+    c = g.card(cid)
+    p = g.player(player)
+    p.gold -= _gold_cost(g, player, cid, ab, answer.get("x", 0))
+    for i in answer.get("pay", []):
+        g.card(i).kneeling = True  # COS-03: paying influence is a cost, not an effect
+    if ab.cost.get("kneel_self"):
+        c.kneeling = True
+    if ab.cost.get("kneel_host") and c.attached_to is not None:
+        g.card(c.attached_to).kneeling = True
+    if ab.cost.get("power_self"):
+        c.power -= ab.cost["power_self"]
+    if ab.cost.get("discard_self"):
+        g.remove(cid, "discard")
+    if ab.cost.get("kill_self"):
+        g.remove(cid, "dead")
+    key = limit_key(g, cid, ab)
+    if key:
+        g.state.counters[key] = g.state.counters.get(key, 0) + 1
+    if g.card_type(cid) == "event" and c.zone == "hand":
+        g._detach_from_location(cid)
+        c.zone = "played"
+        p.played.append(cid)
+        c.moribund = "dead" if g.has_keyword(cid, "deathbound") else "discard"
+        if g.has_keyword(cid, "limited"):
+            p.limited_played = True
+
+
+def execute(g: Game, effects: tuple, ctx: Ctx) -> bool:
+    """Carry out effects in order; True if every one resolved successfully (for "then", COS-17)."""
+    ok = True
+    for e in effects:
+        ok = _execute_one(g, e, ctx) and ok
+    return ok
+
+
+def _amount(e: dict, default: int = 1) -> int:
+    return int(e.get("amount", default))
+
+
+def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
+    name = e if isinstance(e, str) else next(k for k in e if k in ("kill", "discard", "kneel", "stand",
+                                                                 "return_to_hand", "return_to_deck",
+                                                                 "claim_power", "move_power", "discard_power",
+                                                                 "draw", "gain_gold", "modify", "save", "cancel",
+                                                                 "discard_at_random", "put_into_play",
+                                                                 "remove_from_challenge", "take_control",
+                                                                 "search", "script"))
+    arg = None if isinstance(e, str) else e[name]
+    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    title = g.name(ctx.source)
+    if name in ("kill", "discard", "return_to_hand", "return_to_deck"):
+        dest = {"kill": "dead", "discard": "discard", "return_to_hand": "hand",
+                "return_to_deck": "deck_bottom" if e.get("bottom") else "deck_top"}[name]
+        done = False
+        for cid in select(g, arg, ctx):
+            if cid in saved or immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+                continue
+            if g.card(cid).zone not in ("in_play", "attached"):
+                continue
+            if g.remove(cid, dest):
+                done = True
+                verb = {"kill": "killed", "discard": "discarded", "return_to_hand": "returned to hand",
+                        "return_to_deck": "returned to the deck"}[name]
+                g.log(f"{g.name(cid)} is {verb} by {title}")
+                gate = {"kill": "killed", "discard": "discarded"}.get(name, "returned")
+                if g.state.window is not None:
+                    g.state.window.gates.append({"event": gate, "card": cid, "player": g.card(cid).controller})
+                    g.state.window.gates.append({"event": "left_play", "card": cid,
+                                                 "player": g.card(cid).controller})
+        return done
+    if name in ("kneel", "stand"):
+        done = False
+        for cid in select(g, arg, ctx):
+            if immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+                continue
+            if g.card(cid).kneeling != (name == "kneel"):
+                g.card(cid).kneeling = name == "kneel"
+                done = True
+        g.log(f"{title}: {name} {', '.join(g.name(c) for c in select(g, arg, ctx)) or 'nothing'}")
+        return done
+    if name == "claim_power":
+        n = _amount(e)
+        if arg in ("house", "your_house"):
+            g.log(f"{ctx.player} claims {n} power for House with {title}")
+            g.claim_house_power(ctx.player, n)
+            return True
+        for cid in select(g, arg, ctx):
+            g.log(f"{g.name(cid)} claims {n} power ({title})")
+            g.add_card_power(cid, n)
+        return True
+    if name in ("move_power", "discard_power"):
+        n = int(arg if isinstance(arg, int) else _amount(e))
+        src = e.get("from", "opponent_house")
+        if src in ("opponent_house",):
+            holder = g.player(select(g, "opponent", ctx)[0]).house_card
+        elif src == "your_house":
+            holder = g.player(ctx.player).house_card
+        else:
+            found = select(g, src, ctx)
+            holder = found[0] if found else None
+        if holder is None:
+            return False
+        n = min(n, g.card(holder).power)
+        g.card(holder).power -= n
+        if name == "move_power":
+            dst = e.get("to", "your_house")
+            target = g.player(ctx.player).house_card if dst == "your_house" else (select(g, dst, ctx) or [None])[0]
+            if target is not None:
+                g.card(target).power += n
+        g.log(f"{title}: {n} power {'moved' if name == 'move_power' else 'discarded'} from {g.name(holder)}")
+        g.check_victory()
+        return n > 0
+    if name == "draw":
+        n = int(arg)
+        for who in select(g, e.get("player", "you"), ctx):
+            got = g.draw(who, n, by_effect=True)
+            g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({title})")
+        return True
+    if name == "gain_gold":
+        g.player(ctx.player).gold += int(arg)
+        g.log(f"{ctx.player} gains {int(arg)} gold ({title})")
+        return True
+    if name == "modify":
+        until = e.get("until", "phase")
+        done = False
+        for cid in select(g, arg, ctx):
+            if immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+                continue
+            done = True
+            if e.get("strength"):
+                g.state.effects.append(Effect(cid, "strength", int(e["strength"]), until, ctx.source))
+            for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
+                              ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
+                              ("remove_traits", "trait-")):
+                for v in e.get(key, []) or []:
+                    g.state.effects.append(Effect(cid, stat, v, until, ctx.source))
+            g.log(f"{title}: {g.name(cid)} {_describe_modify(e)} until the end of the {until}")
+        return done
+    if name == "save":
+        ev = ctx.event
+        done = False
+        for cid in select(g, arg or "trigger", ctx):
+            if ev is not None and cid in ev.victims:
+                ev.victims.remove(cid)
+                ev.data.setdefault("saved", []).append(cid)
+                g.log(f"{g.name(cid)} is saved by {title}")
+                if g.state.window is not None:
+                    g.state.window.gates.append({"event": "saved", "card": cid, "player": g.card(cid).controller})
+                done = True
+        return done
+    if name == "cancel":
+        ev = ctx.event
+        if ev is None:
+            return False
+        ev.cancelled = True
+        g.log(f"{title} cancels {ev.name}")
+        return True
+    if name == "discard_at_random":
+        n = int(arg)
+        for who in select(g, e.get("player", "opponent"), ctx):
+            hand = g.player(who).hand
+            picks = g.state.rng.sample(hand, min(n, len(hand)))
+            for cid in picks:
+                g.move_to_pile(cid, "discard")
+            g.log(f"{who} discards {', '.join(g.name(c) for c in picks) or 'nothing'} at random ({title})")
+        return True
+    if name == "put_into_play":
+        done = False
+        for cid in select(g, arg, ctx):
+            from engine import legality
+
+            if legality.unique_problem(g, ctx.player, cid):
+                continue  # C-08: uniqueness still applies
+            g.put_in_play(cid, ctx.player)
+            g.log(f"{ctx.player} puts {g.name(cid)} into play ({title})")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "entered_play", "card": cid, "player": ctx.player})
+            done = True
+        return done
+    if name == "remove_from_challenge":
+        ch = g.state.challenge
+        done = False
+        for cid in select(g, arg, ctx):
+            if ch is not None and cid in ch.attackers + ch.defenders:
+                (ch.attackers if cid in ch.attackers else ch.defenders).remove(cid)
+                g.log(f"{g.name(cid)} is removed from the challenge ({title})")
+                done = True
+        return done
+    if name == "take_control":
+        done = False
+        for cid in select(g, arg, ctx):
+            c = g.card(cid)
+            if c.zone == "in_play" and c.controller != ctx.player:
+                g.player(c.controller).in_play.remove(cid)
+                c.controller = ctx.player
+                g.player(ctx.player).in_play.append(cid)
+                g.log(f"{ctx.player} takes control of {g.name(cid)} ({title})")
+                done = True
+        return done
+    if name == "search":
+        f = dict(arg) if isinstance(arg, dict) else {}
+        deck = g.player(ctx.player).deck
+        found = [c for c in deck if matches(g, c, f, ctx)]
+        if found:
+            g.move_to_pile(found[0], "hand")
+            g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({title})")
+        g.state.rng.shuffle(deck)  # ZON-16
+        return bool(found)
+    if name == "script":
+        from engine import scripted
+
+        return scripted.run(g, str(arg), ctx)
+    return False
+
+
+def _describe_modify(e: dict) -> str:
+    parts = []
+    if e.get("strength"):
+        parts.append(f"{int(e['strength']):+d} STR")
+    for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
+                      ("remove_icons", "loses"), ("remove_keywords", "loses"), ("remove_traits", "loses")):
+        if e.get(key):
+            parts.append(f"{word} {', '.join(e[key])}")
+    return ", ".join(parts) or "is modified"
+
+
+def victims_of(g: Game, ab: Ability, ctx: Ctx) -> tuple[list[int], str]:
+    """The cards an ability would kill or discard, known at initiation so they can be saved."""
+    out: list[int] = []
+    removal = "kill"
+    for e in ab.effect:
+        if isinstance(e, dict) and ("kill" in e or "discard" in e):
+            removal = "kill" if "kill" in e else "discard"
+            out += [c for c in select(g, e.get("kill", e.get("discard")), ctx)
+                    if g.card(c).zone in ("in_play", "attached") and g.card(c).moribund is None]
+    return out, removal
+
+
+# ---------------------------------------------------------------------------
+# Passive abilities and constant abilities
+# ---------------------------------------------------------------------------
+
+def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
+    """Passive abilities that new gates trigger (TIM-11: passives are mandatory)."""
+    out = []
+    for p in g.state.players:
+        for cid in ability_sources(g, p.name):
+            if g.card(cid).zone == "hand":
+                continue
+            for ab in abilities(g, cid):
+                if ab.kind != "passive":
+                    continue
+                for gt in gates:
+                    ctx = Ctx(cid, p.name, ab, gate=gt)
+                    if gate_matches(g, ab.when, gt, ctx) and condition_holds(g, ab.condition, ctx):
+                        out.append((cid, ab, gt, p.name))
+    return out
+
+
+def constant_modifiers(g: Game, target: int) -> list[dict]:
+    """Constant abilities in play that modify ``target`` now (recalculated all the time, EFF-06)."""
+    if g.__dict__.get("_in_constants"):
+        return []  # a constant that reads a derived value does not see constants (GEN-06 guard)
+    g.__dict__["_in_constants"] = True
+    try:
+        out = []
+        for p in g.state.players:
+            for cid in ability_sources(g, p.name):
+                if g.card(cid).zone == "hand":
+                    continue
+                for ab in abilities(g, cid):
+                    if ab.kind != "constant":
+                        continue
+                    ctx = Ctx(cid, p.name, ab)
+                    if not condition_holds(g, ab.condition, ctx):
+                        continue
+                    if target in select(g, ab.modify.get("target", "self"), ctx):
+                        out.append(ab.modify)
+        return out
+    finally:
+        g.__dict__["_in_constants"] = False
