@@ -39,7 +39,7 @@ EFFECTS = {"kill", "discard", "kneel", "stand", "return_to_hand", "return_to_dec
 EFFECT_EXTRA = {"amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
 ABILITY_KEYS = {"kind", "phase", "when", "if", "limit", "cost", "choose", "effect", "then", "while", "modify",
-                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand"}
+                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,8 @@ class Ability:
     effect: tuple = ()
     then: tuple = ()
     modify: dict | None = None
+    attach_to: dict | None = None
+    """An attachment restriction ("Lord or Lady only", ATT-01/02): the host must match."""
     text: str = ""
     cannot_be_canceled: bool = False
     cannot_be_saved: bool = False
@@ -148,11 +150,15 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
         if kind in ("action", "response", "passive") and not effects[0]:
             raise _err(f"a {kind} needs an effect", source, where + ".effect")
         modify = a.get("modify")
-        if kind == "constant" and not isinstance(modify, dict):
-            raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}'", source, where)
+        attach_to = a.get("attach_to")
+        if attach_to is not None:
+            attach_to = _check_filter(attach_to, source, where + ".attach_to")
+        if kind == "constant" and not isinstance(modify, dict) and attach_to is None:
+            raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}' or 'attach_to: FILTER'",
+                       source, where)
         out.append(Ability(index=i, kind=kind, phase=phase, when=when, condition=a.get("if") or a.get("while"),
                            limit=limit, cost=dict(cost), choose=choose, effect=effects[0], then=effects[1],
-                           modify=modify, text=str(a.get("text") or ""),
+                           modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
                            cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                            cannot_be_saved=bool(a.get("cannot_be_saved"))))
     return out

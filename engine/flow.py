@@ -66,6 +66,7 @@ def _run(gen) -> Flow:
 
 
 def resolve_event(g: Game, w: Window, ev: Event, first_to_respond: str, *, save_step: bool = True) -> Flow:
+    ev.data.setdefault("source_class", "framework")
     w.step = 1
     if ev.initiate:
         yield from _run(ev.initiate(g, ev))
@@ -398,6 +399,7 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
         g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name})
+        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name})
         return
         yield
 
@@ -436,13 +438,21 @@ def setup(g: Game) -> Flow:
 
 def begin_phase(g: Game, phase: str) -> Flow:
     g.state.phase = phase
+    g.state.phase_serial += 1
     g.log(f"{phase} phase begins")
-    yield from framework_window(g, f"{phase} phase begins", [Event(f"{phase} phase begins")])
+
+    def begins(g: Game, ev: Event) -> Flow:
+        g.state.window.gates.append({"event": "phase_begins", "phase": phase})
+        return
+        yield
+
+    yield from framework_window(g, f"{phase} phase begins", [Event(f"{phase} phase begins", execute=begins)])
 
 
 def end_phase(g: Game, phase: str) -> Flow:
     def expire(g: Game, ev: Event) -> Flow:
         g.expire("phase")  # "until the end of the phase" ends in step 3 (LST-05, TIM-17)
+        g.state.window.gates.append({"event": "phase_ends", "phase": phase})
         return
         yield
 
@@ -478,9 +488,9 @@ def plot_phase(g: Game) -> Flow:
             g.card(cid).zone = "revealed_plot"
             p.revealed_plot = cid
             g.log(f"{name} reveals {g.name(cid)}")
+            g.state.window.gates.append({"event": "plot_revealed", "card": cid, "player": name})
             if not p.plot_deck:  # PLT-04: rotation as a passive of resolving the plot
                 rotate_plots(g, name)
-        g.state.window.gates.append({"event": "plots revealed"})
         return
         yield
 
@@ -686,7 +696,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
         g.log(f"{name} declares a {ch.type} challenge against {ch.defender} with {names}")
-        g.state.window.gates.append({"event": "challenge declared", "type": ch.type})
+        g.state.window.gates.append({"event": "challenge_declared", "type": ch.type, "player": name})
         return
         yield
 
@@ -722,7 +732,8 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
                 g.card(c).kneeling = True
             if ch.defenders:
                 g.log(f"{ch.defender} defends with {', '.join(g.name(c) for c in ch.defenders)}")
-                g.state.window.gates.append({"event": "defenders declared"})
+                g.state.window.gates.append({"event": "defenders_declared", "type": ch.type,
+                                             "player": ch.defender})
             else:
                 g.log(f"{ch.defender} declares no defenders")
 
@@ -759,7 +770,12 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
         if ch.winner:
-            g.state.window.gates.append({"event": "challenge won", "player": ch.winner, "type": ch.type})
+            role = "attacker" if ch.winner == ch.attacker else "defender"
+            loser = ch.defender if ch.winner == ch.attacker else ch.attacker
+            g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,
+                                         "as": role})
+            g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
+                                         "as": "defender" if role == "attacker" else "attacker"})
         return
         yield
 
@@ -792,7 +808,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             for c in ev.victims:
                 if g.remove(c, "dead"):
                     g.log(f"{ch.defender}'s {g.name(c)} is killed for military claim")
-                    g.state.window.gates.append({"event": "killed", "card": c})
+                    g.state.window.gates.append({"event": "killed", "card": c, "player": ch.defender})
+                    g.state.window.gates.append({"event": "left_play", "card": c, "player": ch.defender})
         elif ch.type == "intrigue" and claim > 0:  # CHL-16: at random
             picks = g.state.rng.sample(d.hand, min(claim, len(d.hand)))
             for c in picks:
@@ -823,17 +840,18 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             if g.has_keyword(c, "renown") and g.card(c).zone == "in_play":
                 g.log(f"{g.name(c)} claims 1 power for renown")
                 g.add_card_power(c, 1)
+                g.state.window.gates.append({"event": "renown_claimed", "card": c, "player": ch.winner})
         return
         yield
 
-    deadly = Event("deadly")
+    deadly = Event("deadly", data={"removal": "kill", "cannot_be_canceled": True})  # KW-02
 
     def deadly_initiate(g: Game, ev: Event) -> Flow:
         atk = sum(1 for c in ch.attackers if g.has_keyword(c, "deadly"))
         dfn = sum(1 for c in ch.defenders if g.has_keyword(c, "deadly"))
         eligible = [c for c in ch.defenders if g.card(c).moribund is None]
         if atk <= dfn or not eligible:
-            ev.cancelled = True
+            ev.cancelled = True  # nothing to resolve: not a cancel by a player
             return
         decision = Decision("choose", ch.defender, "deadly: choose a defending character to kill",
                             choices=eligible, min_count=1, max_count=1,
@@ -847,14 +865,16 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         for c in ev.victims:
             if g.remove(c, "dead"):
                 g.log(f"{g.name(c)} is killed by deadly")
-                g.state.window.gates.append({"event": "killed", "card": c})
+                g.state.window.gates.append({"event": "killed", "card": c, "player": ch.defender})
+                g.state.window.gates.append({"event": "left_play", "card": c, "player": ch.defender})
         return
         yield
 
     deadly.initiate, deadly.execute = deadly_initiate, deadly_execute
     yield from framework_window(g, "challenge resolution", [
         Event("determine the winner", execute=winner),
-        Event("implement the challenge result", initiate=claim_initiate, execute=claim_execute),
+        Event("implement the challenge result", initiate=claim_initiate, execute=claim_execute,
+              data={"removal": "kill"}),
         Event("reward for an unopposed challenge", execute=unopposed),
         Event("renown", execute=renown),
     ], passives=[deadly])

@@ -371,7 +371,24 @@ class Game:
             self.leave_play(cid, dest)
         for cid in marked:
             self.card(cid).moribund = None
+        self.discard_illegal_attachments()
         self.check_doomed()
+
+    def discard_illegal_attachments(self) -> None:
+        """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once."""
+        from engine import triggers
+
+        for p in self.state.players:
+            for host in list(p.in_play):
+                for aid in list(self.card(host).attachments):
+                    c = self.card(aid)
+                    if c.facedown or c.moribund is not None:
+                        continue
+                    bad = self.has_keyword(host, "no attachments") or \
+                        triggers.attachment_restriction_problem(self, aid, host, c.owner)
+                    if bad:
+                        self.log(f"{self.name(aid)} is discarded: its attachment restriction is not met")
+                        self.leave_play(aid, "discard")
 
     # -- power, victory, elimination -----------------------------------------------
     def claim_house_power(self, name: str, amount: int) -> None:

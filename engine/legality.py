@@ -79,7 +79,9 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
         return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
     if g.has_keyword(host, "no attachments"):
         return f"{g.name(host)} has No Attachments (KW-08)"
-    return None
+    from engine import triggers
+
+    return triggers.attachment_restriction_problem(g, cid, host, g.card(cid).owner)
 
 
 def normalise_marshal(answer: dict) -> dict:

@@ -756,7 +756,7 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
                 if g.card(cid).zone == "hand":
                     continue
                 for ab in abilities(g, cid):
-                    if ab.kind != "constant":
+                    if ab.kind != "constant" or ab.modify is None:
                         continue
                     ctx = Ctx(cid, p.name, ab)
                     if not condition_holds(g, ab.condition, ctx):
@@ -766,3 +766,15 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
         return out
     finally:
         g.__dict__["_in_constants"] = False
+
+
+def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
+    """ATT-01/02: the host must match every restriction the attachment states."""
+    for ab in abilities(g, attachment):
+        if ab.attach_to is not None:
+            ctx = Ctx(attachment, player, ab)
+            f = dict(ab.attach_to)
+            if not matches(g, host, f, ctx):
+                what = ", ".join(f"{k} {v}" for k, v in f.items())
+                return f"{g.name(attachment)} can only be attached to a card with {what} (ATT-01)"
+    return None
