@@ -51,6 +51,8 @@ class Game:
         self.history: list[tuple[str, dict]] = []
         self.pending: Decision | None = None
         self.result: GameOver | None = None
+        self.warnings: list[str] = []
+        """Rules the last answer broke, in advise mode."""
         from engine import flow  # the rules depend on this module, not the other way round
 
         self._flow = flow.play(self, start_phase or state.phase)
@@ -68,9 +70,15 @@ class Game:
             raise Refused("the game is over")
         if player != decision.player:
             raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {player}'s")
+        self.warnings = []
         normalised = decision.check(answer)
         self.history.append((player, normalised))
         self._step(normalised)
+
+    def warn(self, player: str, text: str) -> None:
+        """Advise mode: record a rule the last answer broke (the table shows ``warnings``)."""
+        self.warnings.append(text)
+        self.log(f"advice: {player}: {text}")
 
     def _step(self, value: dict | None) -> None:
         try:

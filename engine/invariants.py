@@ -7,8 +7,9 @@ thousands of random games; it only reads the game.
 What is checked:
 
 - every card instance is in exactly one place (a player's pile, the ``in_play``
-  list of its controller, a host's ``attachments``/``duplicates``, a revealed
-  plot, a House card or an agenda slot; ``removed`` cards in none), and its
+  list of its controller, a host's ``attachments``/``duplicates``, the owner's
+  ``played`` list of events being played, a revealed plot, a House card or an
+  agenda slot; ``removed`` cards, if the engine has them, in none), and its
   ``zone`` field agrees with the place holding it;
 - attached cards and duplicates name their host in ``attached_to``; hosts are
   in play; no other card has ``attached_to`` set;
@@ -16,7 +17,8 @@ What is checked:
   cards in piles, revealed plots, House cards and agendas are controlled by
   their owner; cards in piles carry no power, are standing and face up;
 - no card is moribund outside an open action window (MOR-01), and moribund
-  cards are in play;
+  cards are in play (or an event being played); no event is still being played
+  outside a window (MOR-05);
 - gold and power are never negative; ``drawn_this_round`` never exceeds the
   draw cap of 3 (DRW-03);
 - ``Game.total_power`` equals House power plus power on the characters the
@@ -67,6 +69,8 @@ def check_invariants(game: "Game") -> list[str]:
                 hold(cid, zone, p.name)
         for cid in p.in_play:
             hold(cid, "in_play", p.name)
+        for cid in getattr(p, "played", ()):   # events being played (MOR-05)
+            hold(cid, "played", p.name)
         if p.revealed_plot is not None:
             hold(p.revealed_plot, "revealed_plot", p.name)
         if p.house_card is not None:
@@ -118,7 +122,7 @@ def check_invariants(game: "Game") -> list[str]:
             if zone == "in_play":
                 if c.controller != holder:
                     bad(f"{label} is in {holder}'s in_play list but is controlled by {c.controller}")
-            else:  # piles, revealed plot, House card, agenda: the owner's
+            else:  # piles, events being played, revealed plot, House card, agenda: the owner's
                 if holder != c.owner:
                     bad(f"{label} is in {holder}'s {zone} but is owned by {c.owner}")
                 if c.controller != c.owner:
@@ -140,8 +144,10 @@ def check_invariants(game: "Game") -> list[str]:
                 bad(f"{label} is moribund ({c.moribund}) but no action window is open (MOR-01)")
             if c.moribund not in MORIBUND_DESTINATIONS:
                 bad(f"{label} is moribund towards an unknown destination {c.moribund!r}")
-            if c.zone not in ("in_play", "attached", "duplicate"):
+            if c.zone not in ("in_play", "attached", "duplicate", "played"):
                 bad(f"{label} is moribund ({c.moribund}) but not in play (zone {c.zone})")
+        if c.zone == "played" and not st.windows:
+            bad(f"{label} is still being played but no action window is open (MOR-05)")
 
     if cards and st.next_id <= max(cards):
         bad(f"next_id {st.next_id} would reuse an existing card id (largest {max(cards)})")

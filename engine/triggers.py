@@ -259,7 +259,8 @@ def _gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
     return ab.cost.get("gold", 0)
 
 
-def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0) -> str | None:
+def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0,
+                        influence: bool = True) -> str | None:
     """COS-13: phase labels, conditions, limits and payable costs (without targets)."""
     st = g.state
     title = g.name(cid)
@@ -289,7 +290,7 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     if ab.cost.get("discard_from_hand", 0) > len(g.player(player).hand) - (1 if c.zone == "hand" else 0):
         return f"{player} has too few cards in hand to pay for {title}"
     need = ab.cost.get("influence", 0)
-    if need:
+    if need and influence:
         available = sum(g.defn(i).influence for i in g.in_play_cards(player)
                         if not g.card(i).kneeling and g.defn(i).influence > 0)
         if available < need:
@@ -423,6 +424,10 @@ def option_of(o: Opportunity) -> dict:
     return {"trigger": o.card, "ability": o.ability.index}
 
 
+SOFT_PROBLEMS = ("gold:", "influence:")
+"""Problems advise mode turns into warnings: paying too little, as at a real table."""
+
+
 def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -> Opportunity:
     """The opportunity an answer names, or Refused with the reason it is not one now."""
     cid = answer.get("trigger")
@@ -452,7 +457,11 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
         if o.card == cid and o.ability.index == n:
             return o
     ctx = Ctx(cid, player, ab, event=event)
-    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0))
+    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False)
+    if problem is None and ab.cost.get("influence"):
+        problem = influence_problem(g, player, ab.cost["influence"], list(answer.get("pay") or []))
+    if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+        return Opportunity(cid, ab, None, None)
     if problem:
         raise Refused(problem)
     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
@@ -469,11 +478,13 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     if not isinstance(x, int) or x < 0:
         raise Refused("x must be a whole number of 0 or more")
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
-    problem = restriction_problem(g, player, o.card, o.ability, ctx, x=x) or \
-        influence_problem(g, player, o.ability.cost.get("influence", 0), pay) or \
-        target_problem(g, player, o.card, o.ability, targets, ctx)
-    if problem:
-        raise Refused(problem)
+    for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
+                    influence_problem(g, player, o.ability.cost.get("influence", 0), pay),
+                    target_problem(g, player, o.card, o.ability, targets, ctx)):
+        if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+            g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out
+        elif problem:
+            raise Refused(problem)
     if o.ability.cost.get("kneel_self") and o.card in pay:
         raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
     return {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
@@ -487,7 +498,7 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     """COS-07 e: pay every cost; an event leaves the hand and is moribund until step 6 (MOR-05)."""
     c = g.card(cid)
     p = g.player(player)
-    p.gold -= _gold_cost(g, player, cid, ab, answer.get("x", 0))
+    p.gold -= min(p.gold, _gold_cost(g, player, cid, ab, answer.get("x", 0)))  # advise mode may underpay
     for i in answer.get("pay", []):
         g.card(i).kneeling = True  # COS-03: paying influence is a cost, not an effect
     if ab.cost.get("kneel_self"):

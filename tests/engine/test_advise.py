@@ -84,3 +84,54 @@ def test_free_power_to_fifteen_wins(game):
     free_move(game, "alice", {"power": game.player("alice").house_card, "delta": 15})
     assert game.state.winner == "alice"
     assert game.advance().winner == "alice"
+
+
+INFLUENCE = """
+format: 1
+title: influence in advise mode
+cards:
+  - name: Quiet Word
+    type: event
+    cost: 0
+    abilities:
+      - {kind: action, phase: any, cost: {influence: 2}, choose: {type: character}, effect: [{kneel: target}]}
+  - {name: Counsellor, type: character, cost: 2, strength: 1, icons: [intrigue], influence: 1}
+  - {name: Plain Plot, type: plot, income: 3, initiative: 1, claim: 1}
+start:
+  phase: challenges
+  players:
+    alice:
+      house: lannister
+      revealed_plot: Plain Plot
+      hand: [Quiet Word]
+      in_play: [{card: Counsellor, id: c1}]
+    bob:
+      house: stark
+      revealed_plot: Plain Plot
+      in_play: [{card: Counsellor, id: c2}]
+steps: []
+"""
+
+
+@pytest.mark.parametrize("mode", ["enforce", "advise"])
+def test_COS_01_too_little_influence_is_refused_or_advised(tmp_path, mode):
+    from engine.game import Options
+
+    path = tmp_path / "influence.yaml"
+    path.write_text(INFLUENCE)
+    game = load_scenario(path, Options(prompt_all=True, mode=mode)).game
+    while not (game.advance().kind == "action" and game.advance().player == "alice"):
+        game.answer(game.advance().player, {"pass": True})
+    word = game.player("alice").hand[0]
+    mine, theirs = game.player("alice").in_play[0], game.player("bob").in_play[0]
+    answer = {"trigger": word, "targets": [theirs], "pay": [mine]}
+    if mode == "enforce":
+        before = game.state.digest()
+        with pytest.raises(Refused, match="influence: 2 needed, 1 knelt"):
+            game.answer("alice", answer)
+        assert game.state.digest() == before
+    else:
+        game.answer("alice", answer)
+        assert game.warnings == ["influence: 2 needed, 1 knelt"]
+        assert game.card(mine).kneeling
+        assert any("advice: alice: influence: 2 needed, 1 knelt" in line for line in game.state.log)
