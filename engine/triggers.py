@@ -289,6 +289,12 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         return f"{title} has {c.power} power; the cost needs {ab.cost['power_self']}"
     if ab.cost.get("discard_from_hand", 0) > len(g.player(player).hand) - (1 if c.zone == "hand" else 0):
         return f"{player} has too few cards in hand to pay for {title}"
+    if "kneel" in ab.cost:
+        f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
+        n = f.pop("count", 1)
+        f["controller"], f["standing"] = "you", True
+        if len([c for c in candidates(g, f, ctx)]) < n:
+            return f"{title}: {player} has no standing card to kneel for its cost"
     need = ab.cost.get("influence", 0)
     if need and influence:
         available = sum(g.defn(i).influence for i in g.in_play_cards(player)
@@ -316,6 +322,34 @@ def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
         total += g.defn(cid).influence
     if total < need:
         return f"influence: {need} needed, {total} knelt"
+    return None
+
+
+def split_pay(ab: Ability, pay: list) -> tuple[list, list]:
+    """``pay`` lists the cards knelt for a ``kneel`` cost first, then those knelt for influence."""
+    if "kneel" not in ab.cost:
+        return [], list(pay)
+    n = ab.cost["kneel"].get("count", 1) if isinstance(ab.cost["kneel"], dict) else 1
+    return list(pay[:n]), list(pay[n:])
+
+
+def kneel_cost_problem(g: Game, player: str, ab: Ability, cards: list, ctx: Ctx) -> str | None:
+    """A "kneel a character you control" cost: standing cards you control (COS-05); a moribund card
+    is still in play and can kneel (the FAQ's Treachery example)."""
+    if "kneel" not in ab.cost:
+        return None
+    f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
+    n = f.pop("count", 1)
+    f["controller"] = "you"
+    if len(cards) != n:
+        return f"name {n} card{'s' if n != 1 else ''} to kneel for the cost, first in 'pay'"
+    for cid in cards:
+        if cid not in g.state.cards or g.card(cid).zone not in ("in_play", "attached"):
+            return f"{cid!r} is not a card in play"
+        if g.card(cid).kneeling:
+            return f"{g.name(cid)} is already kneeling and cannot kneel to pay the cost"
+        if not matches(g, cid, f, ctx):
+            return f"{g.name(cid)} cannot be knelt for this cost (COS-05)"
     return None
 
 
@@ -478,8 +512,10 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     if not isinstance(x, int) or x < 0:
         raise Refused("x must be a whole number of 0 or more")
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
+    kneel_pay, influence_pay = split_pay(o.ability, pay)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
-                    influence_problem(g, player, o.ability.cost.get("influence", 0), pay),
+                    kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
+                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay),
                     target_problem(g, player, o.card, o.ability, targets, ctx)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out
@@ -500,7 +536,7 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     p = g.player(player)
     p.gold -= min(p.gold, _gold_cost(g, player, cid, ab, answer.get("x", 0)))  # advise mode may underpay
     for i in answer.get("pay", []):
-        g.card(i).kneeling = True  # COS-03: paying influence is a cost, not an effect
+        g.card(i).kneeling = True  # COS-03: paying influence (or a kneel cost) is a cost, not an effect
     if ab.cost.get("kneel_self"):
         c.kneeling = True
     if ab.cost.get("kneel_host") and c.attached_to is not None:
