@@ -141,8 +141,10 @@ class Game:
         return out
 
     def in_play_cards(self, name: str) -> list[int]:
-        """Every card ``name`` controls in play, attachments included (not duplicates)."""
-        out = []
+        """Every card ``name`` controls in play, attachments included (not duplicates), and the
+        attachments on his House card (which is in play too, ZON-04)."""
+        p = self.player(name)
+        out = list(self.card(p.house_card).attachments) if p.house_card is not None else []
         for p in self.state.players:
             for cid in p.in_play:
                 if self.card(cid).controller == name:
@@ -221,6 +223,7 @@ class Game:
         """Revealed plot initiative plus bonuses of cards the player controls, kneeling too (PLT-06)."""
         p = self.player(name)
         total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
+        total += self.defn(p.house_card).initiative if p.house_card is not None else 0
         return total + sum(self.defn(c).initiative for c in self.in_play_cards(name)
                            if not self.card(c).facedown)
 
@@ -228,6 +231,7 @@ class Game:
         """Plot income plus income bonuses of cards the player controls, kneeling too (MAR-02)."""
         p = self.player(name)
         total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
+        total += self.defn(p.house_card).income if p.house_card is not None else 0
         return total + sum(self.defn(c).income for c in self.in_play_cards(name)
                            if not self.card(c).facedown)
 

@@ -254,6 +254,10 @@ class _Loader:
             if ref is None:
                 raise ScenarioError(0, f"{where}: a card entry needs 'card'")
         d = self.card_def(ref, where)
+        for key in ("kneeling", "power", "attachments", "duplicates", "controller"):
+            if key in extra:
+                raise ScenarioError(0, f"{where}.{key}: only cards in play take '{key}'; this card is in "
+                                       f"the {zone.replace('_', ' ')}")
         owner = extra.get("owner", listed_under)
         cid = self.b.new_card(d, owner, zone, facedown=bool(extra.get("facedown", False)))
         self._register(d, cid, extra, where)
@@ -262,6 +266,8 @@ class _Loader:
     def _register(self, d: CardDef, cid: int, extra: dict, where: str) -> None:
         self._name_ref(d.name, cid)
         label = extra.get("id")
+        if label is not None and not isinstance(label, (str, int)) or isinstance(label, bool):
+            raise ScenarioError(0, f"{where}.id: an id is a short name, got {label!r}")
         if label is not None:
             if str(label) in self.labels and not str(label).startswith("name:"):
                 raise ScenarioError(0, f"{where}.id: the id '{label}' is used twice")
@@ -368,11 +374,16 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
     elif cmd == "first_player":
         out = {"first_player": refs.player(v, "first_player")}
     elif cmd == "setup":
+        for k in ("attach", "duplicates"):
+            if body.get(k) is not None and not isinstance(body[k], dict):
+                raise ScenarioError(step, f"setup.{k}: expected a mapping of card to host, got {body[k]!r}")
         out = {"setup": refs.cards(v or [], "setup"),
                "attach": {refs.card(a, "attach"): refs.card(h, "attach") for a, h in (body.get("attach") or {}).items()},
                "duplicates": {refs.card(a, "duplicates"): refs.card(h, "duplicates")
                               for a, h in (body.get("duplicates") or {}).items()}}
     elif cmd == "marshal":
+        if "x" in body and (not isinstance(body["x"], int) or isinstance(body["x"], bool)):
+            raise ScenarioError(step, f"marshal.x: expected a whole number, got {body['x']!r}")
         out = {"marshal": refs.card(v, "marshal"), "duplicate": bool(body.get("duplicate", False)),
                "attach_to": refs.card(body["attach_to"], "attach_to") if body.get("attach_to") is not None else None,
                "x": body.get("x", 0)}
@@ -394,6 +405,12 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
     elif cmd == "order":
         out = {"order": refs.cards(v, "order")}
     elif cmd == "trigger":
+        for k in ("targets", "pay"):
+            if body.get(k) is not None and not isinstance(body[k], list):
+                raise ScenarioError(step, f"trigger.{k}: expected a list, got {body[k]!r}")
+        for k in ("ability", "x"):
+            if k in body and (not isinstance(body[k], int) or isinstance(body[k], bool)):
+                raise ScenarioError(step, f"trigger.{k}: expected a whole number, got {body[k]!r}")
         out = {"trigger": refs.card(v, "trigger"), "ability": body.get("ability", 1),
                "targets": [refs.card_or_player(r, "targets") for r in body.get("targets") or []],
                "pay": refs.cards(body.get("pay") or [], "pay"), "x": body.get("x", 0)}
@@ -452,6 +469,12 @@ def _parse_condition(value: Any, refs: _Refs) -> dict:
     _check_keys(value, {"phase", "active", "round", "decision", "player", "window_step"}, refs.step, "until")
     if not value:
         raise ScenarioError(refs.step, "until: an empty condition")
+    for k in ("round", "window_step"):
+        if k in value and (not isinstance(value[k], int) or isinstance(value[k], bool)):
+            raise ScenarioError(refs.step, f"until.{k}: expected a whole number, got {value[k]!r}")
+    for k in ("phase", "decision", "active", "player"):
+        if k in value and not isinstance(value[k], str):
+            raise ScenarioError(refs.step, f"until.{k}: expected a name, got {value[k]!r}")
     if "phase" in value and value["phase"] not in PHASES:
         raise ScenarioError(refs.step, f"until.phase: '{value['phase']}' is not a phase")
     if "decision" in value and value["decision"] not in COMMANDS_FOR_KIND:
@@ -481,9 +504,31 @@ def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
                 raise ScenarioError(refs.step, f"expect.{key}: expected a mapping of player to value")
             for ref in value[key]:
                 refs.player(ref, f"expect.{key}")
+    if "eliminated" in value and not isinstance(value["eliminated"], (list, type(None))):
+        raise ScenarioError(refs.step, "expect.eliminated: expected a list of players")
+    for key in ("eliminated",):
+        for ref in value.get(key) or []:
+            refs.player(ref, f"expect.{key}")
+    for key in ("round", "window_step"):
+        if key in value and value[key] is not None and (not isinstance(value[key], int)
+                                                         or isinstance(value[key], bool)):
+            raise ScenarioError(refs.step, f"expect.{key}: expected a whole number, got {value[key]!r}")
+    for key in ("power", "house_power", "card_power", "gold", "initiative", "hand_size", "deck_size",
+                "discard_size", "dead_size", "drawn_this_round", "strength", "duplicates"):
+        for ref, v in (value.get(key) or {}).items():
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ScenarioError(refs.step, f"expect.{key}.{ref}: expected a whole number, got {v!r}")
+    for key in ("kneeling", "limited_played"):
+        for ref, v in (value.get(key) or {}).items():
+            if not isinstance(v, bool):
+                raise ScenarioError(refs.step, f"expect.{key}.{ref}: expected true or false, got {v!r}")
+    for key in ("icons", "keywords", "traits"):
+        for ref, v in (value.get(key) or {}).items():
+            if not isinstance(v, list):
+                raise ScenarioError(refs.step, f"expect.{key}.{ref}: expected a list, got {v!r}")
     if "zone" in value:
         for ref, z in value["zone"].items():
-            if z not in ZONE_NAMES:
+            if not isinstance(z, str) or z not in ZONE_NAMES:
                 raise ScenarioError(refs.step, f"expect.zone.{ref}: '{z}' is not a zone; use "
                                                f"{', '.join(sorted(ZONE_NAMES))}")
     if "challenge" in value:
@@ -709,7 +754,16 @@ def run_path(path: str, verbose: bool = False) -> RunResult:
         return RunResult(False, err.step, err.reason)
     except DataError as err:
         return RunResult(False, 0, str(err))
-    result = run_scenario(sc, verbose=verbose)
+    except Exception as err:  # a bug of ours must still not print a traceback at the user
+        return RunResult(False, 0, f"internal error while loading ({type(err).__name__}: {err}); "
+                                   f"please report it with this file")
+    try:
+        result = run_scenario(sc, verbose=verbose)
+    except ScenarioError as err:
+        return RunResult(False, err.step, err.reason)
+    except Exception as err:
+        return RunResult(False, None, f"internal error while playing ({type(err).__name__}: {err}); "
+                                      f"please report it with this file")
     if verbose:
         result.transcript = result.transcript + ["  log:"] + [f"    {line}" for line in sc.game.state.log]
     return result
