@@ -118,8 +118,11 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
     """Step 2: clockwise from ``first``, until every player passes in succession."""
     order = g.state.clockwise_from(first)
     passes, i = 0, 0
-    while passes < len(order):
+    while passes < _living(g, order):
         name = order[i % len(order)]
+        i += 1
+        if g.player(name).eliminated:
+            continue
         decision = save_cancel_decision(g, name, ev)
         answer = yield from g.ask(decision)
         if "pass" in answer:
@@ -127,7 +130,11 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
         else:
             yield from apply_save_cancel(g, name, ev, answer)
             passes = 0
-        i += 1
+
+
+def _living(g: Game, order: list[str]) -> int:
+    """Players still in the game: an eliminated player takes no more turns (WIN-04, WIN-07)."""
+    return sum(1 for n in order if not g.player(n).eliminated)
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
@@ -293,8 +300,11 @@ def response_step(g: Game, first: str) -> Flow:
     each response has its own save/cancel step and then its passives (5a-d)."""
     order = g.state.clockwise_from(first)
     passes, i = 0, 0
-    while passes < len(order):
+    while passes < _living(g, order):
         name = order[i % len(order)]
+        i += 1
+        if g.player(name).eliminated:
+            continue
         opps = triggers.available(g, name, step="response")
 
         def check(answer: dict, name: str = name) -> dict:
@@ -311,7 +321,6 @@ def response_step(g: Game, first: str) -> Flow:
             yield from resolve_triggered(g, name, answer, gate=o.gate)
             yield from card_passives(g)
             passes = 0
-        i += 1
 
 
 # ---------------------------------------------------------------------------
@@ -322,8 +331,11 @@ def player_actions(g: Game) -> Flow:
     """The first player acts first; then clockwise, until all pass in succession."""
     order = g.state.clockwise_from(g.first_player)
     passes, i = 0, 0
-    while passes < len(order):
+    while passes < _living(g, order):
         name = order[i % len(order)]
+        i += 1
+        if g.player(name).eliminated:
+            continue
         decision = action_decision(g, name)
         answer = yield from g.ask(decision)
         if "pass" in answer:
@@ -331,7 +343,6 @@ def player_actions(g: Game) -> Flow:
         else:
             yield from take_action(g, name, answer)
             passes = 0
-        i += 1
 
 
 def action_decision(g: Game, name: str) -> Decision:
@@ -557,6 +568,8 @@ def marshalling_phase(g: Game) -> Flow:
     st = g.state
     yield from begin_phase(g, "marshalling")
     for name in st.clockwise_from(g.first_player):
+        if g.player(name).eliminated:
+            continue
         st.active_player = name
 
         def count_income(g: Game, ev: Event, name: str = name) -> Flow:
@@ -584,6 +597,8 @@ def challenges_phase(g: Game) -> Flow:
     for p in st.players:
         p.challenges_made = []
     for name in st.clockwise_from(g.first_player):
+        if g.player(name).eliminated:
+            continue
         st.active_player = name
         while True:
             yield from player_actions(g)

@@ -436,16 +436,29 @@ class Game:
             self.log("Every player has five Doomed cards in the dead pile: the game is a draw.")
             raise GameEnded()
         for p in doomed:
-            p.eliminated = True
-            self.log(f"{p.name} is eliminated: five Doomed cards in the dead pile.")
-            for cid in list(self.in_play_cards(p.name)):
-                if self.card(cid).zone in ("in_play", "attached"):
-                    self.leave_play(cid, "deck_bottom")
+            self.eliminate(p.name)
         living = [p for p in self.state.players if not p.eliminated]
         if len(living) == 1:
             self.state.winner = living[0].name
             self.log(f"{living[0].name} wins: every other player is eliminated.")
             raise GameEnded()
+
+    def eliminate(self, name: str) -> None:
+        """WIN-07: every card the player owns or controls in play goes to the bottom of its owner's
+        deck, attachments and duplicates too."""
+        p = self.player(name)
+        p.eliminated = True
+        self.log(f"{name} is eliminated: five Doomed cards in the dead pile.")
+        leaving = [cid for cid, c in self.state.cards.items()
+                   if c.zone in ("in_play", "attached", "duplicate") and (c.owner == name or c.controller == name)]
+        for cid in leaving:
+            c = self.card(cid)
+            if c.zone not in ("in_play", "attached", "duplicate"):
+                continue
+            for aid in list(c.attachments) + list(c.duplicates):
+                self.move_to_pile(aid, "deck", top=False)
+            self.state.effects = [e for e in self.state.effects if e.target != cid]
+            self.move_to_pile(cid, "deck", top=False)
 
     # -- expiry of lasting effects ------------------------------------------------------
     def expire(self, until: str) -> None:

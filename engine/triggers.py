@@ -375,14 +375,36 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
     if ab.choose is None:
         return []
     removes = any(_removes(e) for e in ab.effect)
+    steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
     for t in candidates(g, ab.choose, ctx):
         if immune_to(g, t, cid):
             continue  # IMM-03
         if removes and g.card(t).moribund is not None:
             continue  # MOR-03
+        if steals and control_problem(g, ctx.player, t):
+            continue  # UNQ-02, UNQ-04
         out.append(t)
     return out
+
+
+def control_problem(g: Game, player: str, cid: int) -> str | None:
+    """Taking control of a card: not a unique you already have (UNQ-02), nor a character carrying a
+    unique attachment of which you have a copy in play (UNQ-04)."""
+    from engine import legality
+
+    if g.defn(cid).unique and g.card(cid).controller != player:
+        for other in legality.copies_in_play(g, g.name(cid)):
+            if other != cid and (g.card(other).owner == player or g.card(other).controller == player):
+                return f"{player} already has {g.name(cid)} in play (UNQ-02)"
+        if any(g.name(c) == g.name(cid) for c in g.player(player).dead):
+            return f"a copy of {g.name(cid)} is in {player}'s dead pile (UNQ-02)"
+    for aid in g.card(cid).attachments:
+        if g.defn(aid).unique:
+            for other in legality.copies_in_play(g, g.name(aid)):
+                if other != aid and g.card(other).controller == player:
+                    return f"{g.name(cid)} carries {g.name(aid)}, and {player} has a copy in play (UNQ-04)"
+    return None
 
 
 def _removes(effect: Any) -> bool:
@@ -724,7 +746,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
         done = False
         for cid in select(g, arg, ctx):
             c = g.card(cid)
-            if c.zone == "in_play" and c.controller != ctx.player:
+            if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
                 g.player(c.controller).in_play.remove(cid)
                 c.controller = ctx.player
                 g.player(ctx.player).in_play.append(cid)
