@@ -163,11 +163,6 @@ class Game:
 
     def _constants(self, card_id: int) -> list[dict]:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
-        if self.__dict__.get("_no_constants") is None:
-            self._no_constants = not any(isinstance(a, dict) and a.get("kind") == "constant"
-                                         for d in self.pool.values() for a in d.abilities)
-        if self._no_constants:
-            return []
         from engine import triggers
 
         return triggers.constant_modifiers(self, card_id)

@@ -813,28 +813,64 @@ def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, s
     return out
 
 
+def _constant_sources(g: Game) -> list[tuple[int, str]]:
+    """(card, controller) for every card in play whose definition has a constant ability."""
+    keys = g.__dict__.get("_constant_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("kind") == "constant"
+                                                       and a.get("modify") for a in d.abilities)}
+        g._constant_keys = keys
+    if not keys:
+        return []
+    return [(cid, c.controller) for cid, c in g.state.cards.items()
+            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
+            and not c.facedown]
+
+
+def _fingerprint(g: Game) -> tuple:
+    """Everything a constant ability's condition or selector can read (see docs/abilities.md)."""
+    st = g.state
+    ch = st.challenge
+    cards = tuple((cid, c.controller, c.kneeling, c.facedown, c.moribund, c.attached_to, c.zone, c.power)
+                  for p in st.players for cid in p.in_play + [p.house_card] + p.played
+                  if cid is not None for c in (st.cards[cid],))
+    atts = tuple((a, st.cards[a].attached_to) for p in st.players for cid in p.in_play
+                 for a in st.cards[cid].attachments)
+    plots = tuple(p.revealed_plot for p in st.players)
+    chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
+            ch.resolved, ch.ended) if ch else None
+    effects = tuple((e.target, e.stat, e.value) for e in st.effects)
+    return st.phase, chal, cards, atts, plots, effects
+
+
 def constant_modifiers(g: Game, target: int) -> list[dict]:
-    """Constant abilities in play that modify ``target`` now (recalculated all the time, EFF-06)."""
+    """Constant abilities in play that modify ``target`` now (recalculated whenever the table
+    changes, EFF-06). The whole map is cached against a fingerprint of the table."""
     if g.__dict__.get("_in_constants"):
         return []  # a constant that reads a derived value does not see constants (GEN-06 guard)
-    g.__dict__["_in_constants"] = True
-    try:
-        out = []
-        for p in g.state.players:
-            for cid in ability_sources(g, p.name):
-                if g.card(cid).zone == "hand":
-                    continue
+    sources = _constant_sources(g)
+    if not sources:
+        return []
+    key = _fingerprint(g)
+    cached = g.__dict__.get("_constant_cache")
+    if cached is None or cached[0] != key:
+        g.__dict__["_in_constants"] = True
+        try:
+            mods: dict[int, list[dict]] = {}
+            for cid, controller in sources:
                 for ab in abilities(g, cid):
                     if ab.kind != "constant" or ab.modify is None:
                         continue
-                    ctx = Ctx(cid, p.name, ab)
+                    ctx = Ctx(cid, controller, ab)
                     if not condition_holds(g, ab.condition, ctx):
                         continue
-                    if target in select(g, ab.modify.get("target", "self"), ctx):
-                        out.append(ab.modify)
-        return out
-    finally:
-        g.__dict__["_in_constants"] = False
+                    for t in select(g, ab.modify.get("target", "self"), ctx):
+                        mods.setdefault(t, []).append(ab.modify)
+        finally:
+            g.__dict__["_in_constants"] = False
+        cached = (key, mods)
+        g.__dict__["_constant_cache"] = cached
+    return cached[1].get(target, [])
 
 
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
