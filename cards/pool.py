@@ -6,6 +6,10 @@
 - ``imported_pool()``: the cached import, or None.
 - ``default_pool()``: the practice set, then imported cards whose keys are new.
 
+Cards imported from the LCG JSON get the project's own ability data
+(``cards/abilities/*.yaml``, see ``cards.overlay``) when they are imported or
+loaded, and again when the cache is read.
+
 Command line (exit 0 ok, 1 bad input, 2 usage)::
 
     python -m cards.pool import FILE   # first line: "<N> cards imported"
@@ -29,6 +33,7 @@ from pathlib import Path
 from cards.errors import DataError
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
+from cards.overlay import apply_ability_data
 from cards.schema import card_from_mapping, card_to_mapping, load_card_file
 
 PRACTICE_DIR = Path(__file__).resolve().parent / "practice"
@@ -99,7 +104,9 @@ def _read(path: str | Path) -> tuple[CardPool, ImportReport]:
     suffix = path.suffix.lower()
     if suffix == ".json":
         from cards.importers.lcg_json import import_lcg_json
-        return import_lcg_json(path)
+        pool, report = import_lcg_json(path)
+        apply_ability_data(pool)  # the project's abilities for LCG cards (cards/abilities)
+        return pool, report
     if suffix == ".xml":
         from cards.importers.octgn_xml import import_octgn_xml
         return import_octgn_xml(path)
@@ -125,6 +132,11 @@ def import_pool(path: str | Path) -> tuple[CardPool, ImportReport]:
     return pool, report
 
 
+def _not_plain(value):
+    raise DataError(f"cannot store {value!r} ({type(value).__name__}) in the card cache",
+                    hint="write ability values as text, numbers, lists or mappings (quote dates)")
+
+
 def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -> Path:
     """Write ``pool`` (and its import report) to the cache file, atomically."""
     path = path or cache_path()
@@ -140,7 +152,7 @@ def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -
         fd, tmp = tempfile.mkstemp(prefix=".pool-", suffix=".json", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
+                json.dump(data, out, ensure_ascii=False, separators=(",", ":"), default=_not_plain)
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):
@@ -199,6 +211,7 @@ def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
         if card.key in pool:
             raise damaged(f"card {index + 1}: the key {card.key!r} appears twice")
         pool.add(card)
+    apply_ability_data(pool)  # a newer cards/abilities reaches an older cache
     return pool, report
 
 

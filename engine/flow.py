@@ -82,35 +82,33 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
                      passives: list[Event] | None = None) -> Flow:
     """Each framework event gets steps 1-3; then steps 4-6 are shared (CHL-11, TIM-04).
     End-of-phase windows have no step 2 and no step 5 (TIM-17)."""
+    # A game won inside the window ends at once (WIN-01): the window stays open in the final
+    # state, with its moribund cards, exactly as the game stopped.
     w = g.open_window("end_of_phase" if end_of_phase else "framework", name, None)
-    try:
-        for ev in events:
-            yield from resolve_event(g, w, ev, g.first_player, save_step=not end_of_phase)
-        w.step = 4
-        yield from passive_step(g, passives or [])
-        if not end_of_phase:
-            w.step = 5
-            yield from response_step(g, g.first_player)
-        w.step = 6
-        g.resolve_moribund()
-    finally:
-        g.close_window(w)
+    for ev in events:
+        yield from resolve_event(g, w, ev, g.first_player, save_step=not end_of_phase)
+    w.step = 4
+    yield from passive_step(g, passives or [])
+    if not end_of_phase:
+        w.step = 5
+        yield from response_step(g, g.first_player)
+    w.step = 6
+    g.resolve_moribund()
+    g.close_window(w)
     update_challenge_participants(g)
 
 
 def player_window(g: Game, initiator: str, action: Event) -> Flow:
     """A player action's window: save/cancel and responses start left of the initiator (TIM-09)."""
     w = g.open_window("player", action.name, initiator)
-    try:
-        yield from resolve_event(g, w, action, g.state.left_of(initiator))
-        w.step = 4
-        yield from passive_step(g, [])
-        w.step = 5
-        yield from response_step(g, g.state.left_of(initiator))
-        w.step = 6
-        g.resolve_moribund()
-    finally:
-        g.close_window(w)
+    yield from resolve_event(g, w, action, g.state.left_of(initiator))
+    w.step = 4
+    yield from passive_step(g, [])
+    w.step = 5
+    yield from response_step(g, g.state.left_of(initiator))
+    w.step = 6
+    g.resolve_moribund()
+    g.close_window(w)
     update_challenge_participants(g)
 
 

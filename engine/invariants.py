@@ -31,7 +31,7 @@ What is checked:
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.state import PILE_ZONES, ZONES
 
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 DRAW_CAP = 3
 MORIBUND_DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+_LISTS = PILE_ZONES + ("in_play", "played")   # the card lists on a Player ("played": events, MOR-05)
+_ZONE_SET = frozenset(ZONES) | {"removed"}
+_PILE_SET = frozenset(PILE_ZONES)
 
 # The winner last seen for each game, so "once set, stays set" can be checked
 # by a stateless-looking call. Weak keys: a finished test forgets its games.
@@ -52,121 +55,119 @@ def check_invariants(game: "Game") -> list[str]:
     problems: list[str] = []
     bad = problems.append
     cards = st.cards
+    pool = game.pool
     names = [p.name for p in st.players]
+    name_set = set(names)
+    lab = _labeller(game)
 
-    if len(set(names)) != len(names):
+    if len(name_set) != len(names):
         bad(f"player names are not distinct: {names}")
 
-    # -- where each card is: (zone, holder) for every list that holds it ------------------
-    places: dict[int, list[tuple[str, str]]] = {}
-
-    def hold(cid: int, zone: str, holder: str) -> None:
-        places.setdefault(cid, []).append((zone, holder))
-
+    # -- where each card is held: the first place in ``place``, any further ones in ``extra`` ----
+    # A holder is a player's name (piles, in_play, played, plot/House/agenda slots) or a host id.
+    place: dict[int, tuple[str, Any]] = {}
+    extra: dict[int, list[tuple[str, Any]]] = {}
     for p in st.players:
-        for zone in PILE_ZONES:
-            for cid in p.pile(zone):
-                hold(cid, zone, p.name)
-        for cid in p.in_play:
-            hold(cid, "in_play", p.name)
-        for cid in getattr(p, "played", ()):   # events being played (MOR-05)
-            hold(cid, "played", p.name)
-        if p.revealed_plot is not None:
-            hold(p.revealed_plot, "revealed_plot", p.name)
-        if p.house_card is not None:
-            hold(p.house_card, "house", p.name)
-        if p.agenda is not None:
-            hold(p.agenda, "agenda", p.name)
-    for cid, c in cards.items():
-        for aid in c.attachments:
-            hold(aid, "attached", f"#{cid}")
-        for did in c.duplicates:
-            hold(did, "duplicate", f"#{cid}")
+        name = p.name
+        for zone in _LISTS:
+            for cid in getattr(p, zone, ()):
+                if cid in place:
+                    extra.setdefault(cid, [place[cid]]).append((zone, name))
+                else:
+                    place[cid] = (zone, name)
+        for zone, cid in (("revealed_plot", p.revealed_plot), ("house", p.house_card), ("agenda", p.agenda)):
+            if cid is not None:
+                if cid in place:
+                    extra.setdefault(cid, [place[cid]]).append((zone, name))
+                else:
+                    place[cid] = (zone, name)
+    for host, c in cards.items():
+        for zone, held in (("attached", c.attachments), ("duplicate", c.duplicates)):
+            for cid in held:
+                if cid in place:
+                    extra.setdefault(cid, [place[cid]]).append((zone, host))
+                else:
+                    place[cid] = (zone, host)
 
-    for cid in places:
+    for cid in place:
         if cid not in cards:
-            bad(f"card #{cid} is held in {_where(places[cid])} but is not a card of this game")
+            bad(f"card #{cid} is held in {_where(extra.get(cid) or [place[cid]])} but is not a card of this game")
 
+    # -- each card ------------------------------------------------------------------------
+    windows_open = bool(st.windows)
+    on_characters = dict.fromkeys(names, 0)
+    titles: dict[tuple[str, str], int] = {}
     for cid, c in cards.items():
-        label = _Label(game, cid)
+        zone = c.zone
         if c.id != cid:
-            bad(f"{label} is stored under id {cid} but its id field says {c.id}")
-        if c.zone not in ZONES:
-            bad(f"{label} has an unknown zone {c.zone!r}")
-        if c.owner not in names:
-            bad(f"{label} is owned by {c.owner!r}, who is not a player")
-        if c.controller not in names:
-            bad(f"{label} is controlled by {c.controller!r}, who is not a player")
-        held = places.get(cid, [])
-        if c.zone == "removed":
-            if held:
-                bad(f"{label} is removed from the game but still held in {_where(held)}")
+            bad(f"{lab(cid)} is stored under id {cid} but its id field says {c.id}")
+        if zone not in _ZONE_SET:
+            bad(f"{lab(cid)} has an unknown zone {zone!r}")
+        if c.owner not in name_set:
+            bad(f"{lab(cid)} is owned by {c.owner!r}, who is not a player")
+        if c.controller not in name_set:
+            bad(f"{lab(cid)} is controlled by {c.controller!r}, who is not a player")
+        where = place.get(cid)
+        if zone == "removed":
+            if where is not None:
+                bad(f"{lab(cid)} is removed from the game but still held in {_where(extra.get(cid) or [where])}")
             continue
-        if len(held) != 1:
-            where = _where(held) if held else "no place at all"
-            bad(f"{label} (zone {c.zone}) must be in exactly one place; it is in {where}")
+        if where is None or cid in extra:
+            found = _where(extra[cid]) if cid in extra else "no place at all"
+            bad(f"{lab(cid)} (zone {zone}) must be in exactly one place; it is in {found}")
             continue
-        zone, holder = held[0]
-        if zone != c.zone:
-            bad(f"{label} says zone {c.zone!r} but is held in {_where(held)}")
-        if zone in ("attached", "duplicate"):
-            host = int(holder[1:])
-            if c.attached_to != host:
-                bad(f"{label} is on #{host}'s {zone} list but attached_to is {c.attached_to}")
-            h = cards.get(host)
-            if h is not None and (h.zone != "in_play"):
-                bad(f"{label} is {zone} to {_label(game, host)}, which is not in play (zone {h.zone})")
+        held_zone, holder = where
+        if held_zone != zone:
+            bad(f"{lab(cid)} says zone {zone!r} but is held in {_where([where])}")
+        if held_zone == "attached" or held_zone == "duplicate":
+            if c.attached_to != holder:
+                bad(f"{lab(cid)} is on #{holder}'s {held_zone} list but attached_to is {c.attached_to}")
+            h = cards.get(holder)
+            if h is not None and h.zone != "in_play":
+                bad(f"{lab(cid)} is {held_zone} to {lab(holder)}, which is not in play (zone {h.zone})")
         else:
             if c.attached_to is not None:
-                bad(f"{label} is in {zone} but attached_to is {c.attached_to}")
-            if zone == "in_play":
+                bad(f"{lab(cid)} is in {held_zone} but attached_to is {c.attached_to}")
+            if held_zone == "in_play":
                 if c.controller != holder:
-                    bad(f"{label} is in {holder}'s in_play list but is controlled by {c.controller}")
+                    bad(f"{lab(cid)} is in {holder}'s in_play list but is controlled by {c.controller}")
             else:  # piles, events being played, revealed plot, House card, agenda: the owner's
                 if holder != c.owner:
-                    bad(f"{label} is in {holder}'s {zone} but is owned by {c.owner}")
+                    bad(f"{lab(cid)} is in {holder}'s {held_zone} but is owned by {c.owner}")
                 if c.controller != c.owner:
-                    bad(f"{label} is in {c.owner}'s {zone} but controlled by {c.controller}")
-        if c.zone not in ("in_play", "attached") and (c.attachments or c.duplicates):
-            bad(f"{label} is not in play (zone {c.zone}) but carries attachments {c.attachments} "
+                    bad(f"{lab(cid)} is in {c.owner}'s {held_zone} but controlled by {c.controller}")
+        if (c.attachments or c.duplicates) and zone not in ("in_play", "attached"):
+            bad(f"{lab(cid)} is not in play (zone {zone}) but carries attachments {c.attachments} "
                 f"/ duplicates {c.duplicates}")
-        if c.zone in PILE_ZONES:
-            if c.power:
-                bad(f"{label} is in {c.owner}'s {c.zone} with {c.power} power on it")
-            if c.kneeling:
-                bad(f"{label} is in {c.owner}'s {c.zone} and kneeling")
-            if c.facedown:
-                bad(f"{label} is in {c.owner}'s {c.zone} and facedown")
+        if zone in _PILE_SET and (c.power or c.kneeling or c.facedown):
+            state = ", ".join(w for w, v in (("power", c.power), ("kneeling", c.kneeling),
+                                             ("facedown", c.facedown)) if v)
+            bad(f"{lab(cid)} is in {c.owner}'s {zone} but is still marked: {state}")
         if c.power < 0:
-            bad(f"{label} has negative power {c.power}")
+            bad(f"{lab(cid)} has negative power {c.power}")
         if c.moribund is not None:
-            if not st.windows:
-                bad(f"{label} is moribund ({c.moribund}) but no action window is open (MOR-01)")
+            if not windows_open:
+                bad(f"{lab(cid)} is moribund ({c.moribund}) but no action window is open (MOR-01)")
             if c.moribund not in MORIBUND_DESTINATIONS:
-                bad(f"{label} is moribund towards an unknown destination {c.moribund!r}")
-            if c.zone not in ("in_play", "attached", "duplicate", "played"):
-                bad(f"{label} is moribund ({c.moribund}) but not in play (zone {c.zone})")
-        if c.zone == "played" and not st.windows:
-            bad(f"{label} is still being played but no action window is open (MOR-05)")
+                bad(f"{lab(cid)} is moribund towards an unknown destination {c.moribund!r}")
+            if zone not in ("in_play", "attached", "duplicate", "played"):
+                bad(f"{lab(cid)} is moribund ({c.moribund}) but not in play (zone {zone})")
+        if zone == "played" and not windows_open:
+            bad(f"{lab(cid)} is still being played but no action window is open (MOR-05)")
+        if (zone == "in_play" or zone == "attached") and not c.facedown:
+            d = pool[c.key]
+            if zone == "in_play" and d.type == "character" and c.controller in on_characters:
+                on_characters[c.controller] += c.power
+            if d.unique:
+                for who in (c.controller, c.owner) if c.controller != c.owner else (c.owner,):
+                    first = titles.setdefault((who, d.name), cid)
+                    if first != cid:
+                        bad(f"{who} has two copies of the unique {d.name} in play: #{first} and #{cid} (UNQ-01)")
 
     if cards and st.next_id <= max(cards):
         bad(f"next_id {st.next_id} would reuse an existing card id (largest {max(cards)})")
 
-    # -- players: gold, draws, power, uniqueness -----------------------------------------------
-    pool = game.pool
-    on_characters = {n: 0 for n in names}
-    titles: dict[tuple[str, str], int] = {}
-    for cid, c in cards.items():
-        if c.facedown or c.zone not in ("in_play", "attached"):
-            continue
-        d = pool[c.key]
-        if c.zone == "in_play" and d.type == "character" and c.controller in on_characters:
-            on_characters[c.controller] += c.power
-        if d.unique:
-            for who in {c.controller, c.owner}:
-                first = titles.setdefault((who, d.name), cid)
-                if first != cid:
-                    bad(f"{who} has two copies of the unique {d.name} in play: #{first} and #{cid} (UNQ-01)")
+    # -- players: gold, draws, power -------------------------------------------------------
     for p in st.players:
         if p.gold < 0:
             bad(f"{p.name} has negative gold {p.gold}")
@@ -213,20 +214,13 @@ def check_invariants(game: "Game") -> list[str]:
     return problems
 
 
-def _where(held: list[tuple[str, str]]) -> str:
-    return ", ".join(f"{zone} of {holder}" for zone, holder in held)
+def _where(held: list[tuple[str, Any]]) -> str:
+    return ", ".join(f"{zone} of {'#' if isinstance(holder, int) else ''}{holder}" for zone, holder in held)
 
 
-class _Label:
-    """``#12 Ser Corwen Thornfell``, worked out only when a message is written."""
-
-    __slots__ = ("game", "cid")
-
-    def __init__(self, game: "Game", cid: int):
-        self.game, self.cid = game, cid
-
-    def __str__(self) -> str:
-        return _label(self.game, self.cid)
+def _labeller(game: "Game"):
+    """``lab(12)`` -> ``#12 Ser Corwen Thornfell``; only called when a message is written."""
+    return lambda cid: _label(game, cid)
 
 
 def _label(game: "Game", cid: int) -> str:

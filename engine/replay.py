@@ -11,7 +11,8 @@ True
 
 The engine is deterministic: the state's random generator is seeded from the
 setup, and every answer that changed the state is in ``Game.history`` (refused
-answers never are). So rebuilding the start and answering the same way again
+answers never are; advise mode's free moves are, as ``{"free": move}``, and are
+applied again as free moves). So rebuilding the start and answering the same way again
 reaches the same state, checked with ``GameState.digest()``.
 
 Two kinds of start are known:
@@ -98,14 +99,20 @@ def start_from_spec(spec: Mapping, pool: Any, options: Options | None = None) ->
 
 
 def apply_history(game: Game, history: list) -> Game:
-    """Answer ``game``'s decisions with ``history`` ((player, answer) pairs), in order."""
+    """Answer ``game``'s decisions with ``history`` ((player, answer) pairs), in order.
+    Advise mode's free moves (``{"free": move}``) are applied as free moves again."""
     for i, (player, answer) in enumerate(history, start=1):
         pending = game.advance()
         if isinstance(pending, GameOver):
             raise ReplayError(f"answer {i} of {len(history)} ({player}: {answer}) has no decision to answer: "
                               f"the game already ended ({pending.winner})")
         try:
-            game.answer(player, copy.deepcopy(answer))
+            if isinstance(answer, Mapping) and set(answer) == {"free"}:
+                from engine.advise import free_move
+
+                free_move(game, player, copy.deepcopy(dict(answer["free"])))
+            else:
+                game.answer(player, copy.deepcopy(answer))
         except Refused as err:
             raise ReplayError(f"answer {i} of {len(history)} ({player}: {answer}) was refused: {err}") from None
     return game

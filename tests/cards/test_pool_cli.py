@@ -257,3 +257,12 @@ def test_cli_show_with_a_corrupt_cache():
     result = run_cli("show", "Anything")
     assert result.returncode == 1
     assert "import the card data again" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_import_yaml_with_values_json_cannot_store(tmp_path):
+    path = tmp_path / "dated.yaml"
+    path.write_text("format: 1\ncards:\n  - name: Dated Wall\n    type: location\n"
+                    "    abilities:\n      - when: 2020-01-01\n")
+    result = run_cli("import", path)
+    assert result.returncode == 1 and "cannot store" in result.stderr and "Traceback" not in result.stderr
+    assert [p.name for p in user_data_dir().iterdir()] == []  # no half-written cache left behind

@@ -3,7 +3,9 @@
 The composition checks use plain Python on ``yaml.safe_load`` output, so they run
 whatever state the card loaders are in. When ``cards.schema.load_card_file`` (and
 ``cards.deck``) exist, each file is also read through them. docs/practice-set.md
-lists the cards and where each rules mechanic appears.
+lists the cards and where each rules mechanic appears. Every ability in a card's
+text is automated with ``abilities`` in the engine's format (docs/abilities.md); the
+checks at the end of this file parse them and compare them with the text.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ DECK_FILES = {
 FIELDS = {
     "name", "key", "type", "house", "unique", "cost", "strength", "icons", "traits", "keywords",
     "doomed", "influence", "income", "initiative", "claim", "crest", "set", "number", "house_only",
-    "deck_limit", "text",
+    "deck_limit", "text", "abilities",
 }
 TYPES = {"character", "location", "attachment", "event", "plot", "agenda", "house"}
 HOUSE_DECK_TYPES = {"character", "location", "attachment", "event"}
@@ -118,7 +120,8 @@ def test_card_files_use_only_known_fields_and_values():
     for c in CARDS:
         where = f"{c['_file']}: {c.get('name')!r}"
         assert set(c) - {"_file"} <= FIELDS, f"{where}: unknown fields {set(c) - FIELDS - {'_file'}}"
-        assert "abilities" not in c, where
+        if "abilities" in c:  # the engine's ability format (docs/abilities.md); checked below
+            assert isinstance(c["abilities"], list) and c["abilities"], where
         assert isinstance(c.get("name"), str) and c["name"].strip(), where
         assert c.get("type") in TYPES, where
         assert _house(c) in HOUSES | {"neutral"}, where
@@ -399,3 +402,85 @@ def test_decks_pass_the_project_deck_checker():
         assert deck.house == house
         assert len(deck.plots) == 7 and len(deck.cards) == sum(DECKS[house]["cards"].values())
         assert [str(p) for p in deck_mod.check_deck(deck)] == []
+
+
+# --------------------------------------------------------------------------- abilities (docs/abilities.md)
+
+KEYWORD_SENTENCE = re.compile(
+    r"^(deadly|deathbound|renown|stealth|limited|no attachments|setup|immune to [a-z ]+)\.$", re.I)
+HOUSE_ONLY_SENTENCE = re.compile(r"^House [A-Z][a-z]+ only\.$")
+LABELS = {"Challenges:": "challenges", "Marshalling:": "marshalling", "Dominance:": "dominance",
+          "Any Phase:": "any", "Plot:": "plot", "Draw:": "draw", "Standing:": "standing", "Taxation:": "taxation"}
+
+
+def _ability_sentences(card: dict) -> list[str]:
+    """The card's text without keyword lines and "House X only." (neither is an ability, KW-01)."""
+    out = []
+    for line in card.get("text", "").split("\n"):
+        for sentence in re.split(r"(?<=\.)\s+", line.strip()):
+            if sentence and not KEYWORD_SENTENCE.match(sentence) and not HOUSE_ONLY_SENTENCE.match(sentence):
+                out.append(sentence)
+    return out
+
+
+def _parsed(card: dict) -> list:
+    abilities = pytest.importorskip("engine.abilities")
+    return abilities.parse_abilities(tuple(card.get("abilities") or ()), f"{card['_file']}:{card['name']}")
+
+
+def test_every_card_with_ability_text_has_abilities_that_parse():
+    for c in CARDS:
+        text_has_ability = bool(_ability_sentences(c))
+        assert bool(c.get("abilities")) == text_has_ability, \
+            f"{c['name']}: text {'has' if text_has_ability else 'has no'} ability but abilities is " \
+            f"{'missing' if text_has_ability else 'present'}"
+        if c.get("abilities"):
+            parsed = _parsed(c)
+            assert parsed, c["name"]
+            assert not any(a.scripted for a in parsed), f"{c['name']}: the practice set needs no scripts"
+
+
+def test_abilities_match_the_words_of_the_text():
+    for c in CARDS:
+        if not c.get("abilities"):
+            continue
+        text, parsed, where = c["text"], _parsed(c), c["name"]
+        kinds = [a.kind for a in parsed]
+        assert ("Response:" in text) == ("response" in kinds), where
+        if text.startswith("When revealed:"):
+            assert c["type"] == "plot", where
+            assert any(a.kind == "passive" and a.when == {"event": "plot_revealed", "card": "self"}
+                       for a in parsed), where
+        phases = {LABELS[label] for label in LABELS if label in text}
+        assert phases == {a.phase for a in parsed if a.kind == "action"}, where
+        influence = [int(n) for n in KNEEL_INFLUENCE.findall(text)]
+        assert influence == [a.cost["influence"] for a in parsed if a.cost.get("influence")], where
+        limits = re.findall(r"Limit once per (phase|round|challenge|game)", text)
+        assert limits == [a.limit[1] for a in parsed if a.limit], where
+        assert all(a.limit[0] == 1 for a in parsed if a.limit), where
+        if re.search(r"\bsave\b", text):
+            assert any(a.is_save_or_cancel and a.kind == "response" for a in parsed), where
+        if re.search(r"\bcancel\b", text):
+            assert any(a.is_save_or_cancel and "cancel" in a.effect for a in parsed), where
+        if text.startswith("Lord or Lady only."):
+            assert any(a.attach_to == {"trait": ["Lord", "Lady"]} for a in parsed), where
+        if text.startswith("Attach to a character an opponent controls."):
+            assert any(a.attach_to and a.attach_to.get("controller") == "opponent" for a in parsed), where
+        if re.search(r"\bchoose\b", text):
+            assert any(a.choose is not None for a in parsed), f"{where}: 'choose' marks a target (COS-14)"
+        if "Then " in text:
+            assert any(a.then for a in parsed), f"{where}: 'Then' (COS-17)"
+        if c["type"] == "event":
+            assert all(a.kind in ("action", "response") for a in parsed), where
+
+
+def test_the_abilities_cover_every_kind_in_both_decks():
+    for house, deck in DECKS.items():
+        names = set(deck["cards"]) | set(deck["plots"]) | {deck["agenda"]}
+        parsed = [a for n in names for a in _parsed(BY_NAME[n])]
+        kinds = {a.kind for a in parsed}
+        assert kinds == {"action", "response", "passive", "constant"}, house
+        assert any(a.is_save_or_cancel and "cancel" in a.effect for a in parsed), house
+        assert any(a.is_save_or_cancel and "cancel" not in a.effect for a in parsed), house  # a save
+        assert any(a.cost.get("influence") for a in parsed), house
+        assert any(a.limit for a in parsed), house

@@ -1,0 +1,154 @@
+"""The project's ability data for imported cards (``cards/abilities/*.yaml``).
+
+Community card data has rules text but no abilities the engine can run. This
+module adds them from our own data files, keyed by the card's id in the
+community data (the LCG JSON ``id``, which the importer makes the card's key)::
+
+    format: 1
+    cards:
+      core_71: {abilities: [...]}     # the format of docs/abilities.md
+
+The files hold no rules text. ``apply_ability_data(pool)`` puts the abilities on
+the cards of ``pool``:
+
+- a card imported from the LCG JSON (its ``source`` is ``FILE.json#id``) gets
+  exactly the abilities the data gives for its key, or none: the JSON has no
+  abilities of its own, so a newer data file also corrects an older cached import;
+- any other card gets the data's abilities only when it has none of its own
+  (abilities written in a card file always win).
+
+It is called by ``cards.pool`` when a pool is imported or loaded from the LCG
+JSON and when the cached import is read. The abilities are checked by
+``engine.abilities.parse_abilities`` in the tests and in ``cards.report``, not
+here: ``cards`` does not import ``engine``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+from cards.errors import DataError
+from cards.model import CardDef, CardPool
+from cards.yamlio import load_yaml_file
+
+ABILITY_DIR = Path(__file__).resolve().parent / "abilities"
+FORMAT = 1
+ENTRY_KEYS = {"abilities"}
+_JSON_SOURCE = re.compile(r"\.json#", re.I)
+
+_cache: tuple[tuple, dict[str, tuple]] | None = None
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts and lists (the YAML loader's line-aware containers dropped)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _line(mapping: Any, key: Any) -> int | None:
+    return mapping.line_of(key) if hasattr(mapping, "line_of") else None
+
+
+def read_ability_file(path: str | Path) -> dict[str, tuple]:
+    """One data file: ``{card id: abilities}``. Anything malformed raises ``DataError``."""
+    path = Path(path)
+    file = str(path)
+    data = load_yaml_file(path)
+    if not isinstance(data, dict):
+        raise DataError("ability data must be a mapping with 'format' and 'cards'", file=file, line=1)
+    unknown = set(data) - {"format", "cards"}
+    if unknown:
+        key = sorted(unknown, key=str)[0]
+        raise DataError(f"unknown key {key!r}", file=file, line=_line(data, key),
+                        hint="an ability data file has only 'format: 1' and 'cards:'")
+    if data.get("format") != FORMAT:
+        raise DataError(f"format must be {FORMAT}, not {data.get('format')!r}", file=file,
+                        line=_line(data, "format"), field="format")
+    cards = data.get("cards")
+    if cards is None:
+        return {}
+    if not isinstance(cards, dict):
+        raise DataError("'cards' must map card ids to {abilities: [...]}", file=file, line=_line(data, "cards"),
+                        field="cards")
+    out: dict[str, tuple] = {}
+    for key, entry in cards.items():
+        line = _line(cards, key)
+        if not isinstance(key, str) or not key.strip():
+            raise DataError(f"a card id must be text, not {key!r}", file=file, line=line, field="cards")
+        if not isinstance(entry, dict) or "abilities" not in entry:
+            raise DataError(f"{key}: expected {{abilities: [...]}}", file=file, line=line, field=f"cards.{key}")
+        extra = set(entry) - ENTRY_KEYS
+        if extra:
+            raise DataError(f"{key}: unknown key {sorted(extra, key=str)[0]!r}", file=file, line=line,
+                            field=f"cards.{key}", hint="an entry has only 'abilities' (no card text here)")
+        abilities = entry["abilities"]
+        if not isinstance(abilities, list) or not all(isinstance(a, dict) for a in abilities):
+            raise DataError(f"{key}: abilities must be a list of mappings (docs/abilities.md)", file=file,
+                            line=_line(entry, "abilities"), field=f"cards.{key}.abilities")
+        out[key] = tuple(_plain(a) for a in abilities)
+    return out
+
+
+def _files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")])
+
+
+def load_ability_data(folder: str | Path | None = None) -> dict[str, tuple]:
+    """Every data file of ``folder`` (default ``cards/abilities``) merged; an id given twice is
+    an error. Cached in-process until a file changes."""
+    global _cache
+    folder = Path(folder) if folder is not None else ABILITY_DIR
+    files = _files(folder)
+    signature = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    if _cache is not None and _cache[0] == (str(folder),) + signature:
+        return _cache[1]
+    merged: dict[str, tuple] = {}
+    where: dict[str, str] = {}
+    for path in files:
+        for key, abilities in read_ability_file(path).items():
+            if key in merged:
+                raise DataError(f"card id {key!r} is given abilities twice (also in {where[key]})",
+                                file=str(path), field=f"cards.{key}", hint="keep one entry per card")
+            merged[key] = abilities
+            where[key] = path.name
+    _cache = ((str(folder),) + signature, merged)
+    return merged
+
+
+def is_lcg_json_card(card: CardDef) -> bool:
+    """True for a card the LCG JSON importer made (its ``source`` is ``FILE.json#id``)."""
+    return bool(_JSON_SOURCE.search(card.source or ""))
+
+
+def _replace(pool: CardPool, old: CardDef, new: CardDef) -> None:
+    """Swap a definition in place, keeping the pool's order (by key and by title)."""
+    pool.cards[old.key] = new
+    same_title = pool._by_name.get(old.name.casefold(), [])
+    for i, card in enumerate(same_title):
+        if card is old:
+            same_title[i] = new
+
+
+def apply_ability_data(pool: CardPool, data: dict[str, tuple] | None = None) -> int:
+    """Put the project's abilities on the cards of ``pool`` (see the module doc); returns how many
+    cards have abilities from the data afterwards."""
+    data = load_ability_data() if data is None else data
+    given = 0
+    for card in list(pool):
+        abilities = data.get(card.key)
+        if is_lcg_json_card(card):
+            wanted = abilities or ()
+            if tuple(card.abilities) != wanted:
+                _replace(pool, card, dataclasses.replace(card, abilities=wanted))
+            given += bool(wanted)
+        elif abilities and not card.abilities:
+            _replace(pool, card, dataclasses.replace(card, abilities=abilities))
+            given += 1
+    return given

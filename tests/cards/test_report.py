@@ -1,0 +1,125 @@
+"""python -m cards.report: automated cards per set (invented cards, and the real LCG JSON)."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cards import pool as poolmod
+from cards.model import CardDef, CardPool
+from cards.report import (DECLARATIVE, MANUAL, NONE_NEEDED, SCRIPTED, build_report, classify, main,
+                          needs_no_abilities)
+
+ROOT = Path(__file__).resolve().parents[2]
+LAST_LINE = re.compile(r"^automated: (\d+) of (\d+) cards$")
+
+KILL = {"kind": "action", "phase": "any", "choose": {"type": "character"}, "effect": [{"kill": "target"}]}
+SCRIPT = {"kind": "passive", "when": {"event": "killed", "card": "self"}, "effect": [{"script": "field_sergeant"}]}
+BROKEN = {"kind": "action", "effect": [{"kill": "target"}]}  # an action without its phase label
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    poolmod.clear_caches()
+    yield
+    poolmod.clear_caches()
+
+
+def card(key: str, text: str = "", abilities=(), set_name: str = "Pack A", **kw) -> CardDef:
+    kw.setdefault("type", "character")
+    if kw["type"] == "character":
+        kw.setdefault("strength", 1)
+    return CardDef(key=key, name=key.title(), text=text, abilities=tuple(abilities), set=set_name, **kw)
+
+
+INVENTED = [
+    card("vanilla"),
+    card("keywords", "Deadly. Renown.\nStealth."),
+    card("house only", "House Stark only. Immune to events."),
+    card("armor", "Lord or Lady character only.", type="attachment"),
+    card("mill", "[+1 Income] [+1 Influence]", type="location"),
+    card("per deck", "Limit 1 per deck.\nRenown.", type="location"),
+    card("declared", "Any Phase: kill a character.", [KILL]),
+    card("scripted", "When killed, shuffle things.", [SCRIPT], set_name="Pack B"),
+    card("words only", "Any Phase: kill a character.", set_name="Pack B"),
+    card("ambush", "Ambush.", set_name="Pack B"),
+    card("ambush with abilities", "Ambush.\nAny Phase: kill a character.", [KILL], set_name="Pack B"),
+    card("broken", "Any Phase: kill a character.", [BROKEN], set_name="Pack B"),
+    card("plot", "", type="plot", set_name=""),
+]
+
+
+def test_classification_rules():
+    got = {c.key: classify(c)[0] for c in INVENTED}
+    assert got == {
+        "vanilla": NONE_NEEDED, "keywords": NONE_NEEDED, "house only": NONE_NEEDED, "armor": NONE_NEEDED,
+        "mill": NONE_NEEDED, "per deck": NONE_NEEDED, "declared": DECLARATIVE, "scripted": SCRIPTED,
+        "words only": MANUAL, "ambush": MANUAL, "ambush with abilities": MANUAL, "broken": MANUAL,
+        "plot": NONE_NEEDED,
+    }
+    assert "phase" in classify(INVENTED[11])[1]
+    assert "ambush" in classify(INVENTED[9])[1]
+
+
+def test_needs_no_abilities_reads_every_sentence():
+    assert needs_no_abilities("")
+    assert needs_no_abilities("House Stark or Lannister only. Renown.")
+    assert not needs_no_abilities("Renown.\nThis card gets +1 STR while attacking.")
+
+
+def test_report_counts_per_set():
+    pool = CardPool()
+    for c in INVENTED:
+        pool.add(c)
+    report = build_report(pool)
+    rows = {s.name: s for s in report.sets}
+    assert [s.name for s in report.sets] == ["Pack A", "Pack B", "(no set)"]
+    a, b = rows["Pack A"], rows["Pack B"]
+    assert (a.cards, a.automated, a.counts[DECLARATIVE], a.counts[SCRIPTED], a.counts[NONE_NEEDED]) == (7, 7, 1, 0, 6)
+    assert (b.cards, b.automated, b.counts[DECLARATIVE], b.counts[SCRIPTED], b.counts[NONE_NEEDED]) == (5, 1, 0, 1, 0)
+    lines = report.lines()
+    assert lines[-1] == "automated: 9 of 13 cards"
+    assert any(line.startswith("not automated: Broken [broken]") for line in lines)
+    header = lines[0].split()
+    assert header[:3] == ["set", "cards", "automated"]
+
+
+def test_cli_with_a_pool_file(tmp_path, capsys):
+    path = tmp_path / "cards.yaml"
+    path.write_text("format: 1\ncards:\n"
+                    "  - {name: Plain Guard, type: character, strength: 2, text: 'Renown.'}\n"
+                    "  - {name: Talker, type: character, strength: 1, text: 'Any Phase: talk.'}\n"
+                    "  - name: Killer\n    type: character\n    strength: 1\n    abilities:\n"
+                    "      - {kind: action, phase: any, choose: {type: character}, effect: [{kill: target}]}\n",
+                    encoding="utf-8")
+    assert main(["--pool", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "automated: 2 of 3 cards"
+
+
+def test_cli_bad_pool_file(tmp_path, capsys):
+    assert main(["--pool", str(tmp_path / "missing.json")]) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_default_pool_is_the_practice_set(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out.splitlines()
+    m = LAST_LINE.match(out[-1])
+    assert m and int(m.group(2)) == len(poolmod.default_pool())
+
+
+def test_real_lcg_json(lcg_json):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    done = subprocess.run([sys.executable, "-m", "cards.report", "--pool", str(lcg_json)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    m = LAST_LINE.match(lines[-1])
+    assert m, lines[-1]
+    automated, total = int(m.group(1)), int(m.group(2))
+    assert total == len(poolmod.load_pool(lcg_json)) and 0 < automated < total
+    assert any(line.startswith("Core ") for line in lines)
+    assert not any(line.startswith("not automated:") for line in lines)  # the project's data all parses
