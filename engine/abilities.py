@@ -38,6 +38,8 @@ EFFECTS = {"kill", "discard", "kneel", "stand", "return_to_hand", "return_to_dec
            "remove_from_challenge", "take_control", "search", "script"}
 EFFECT_EXTRA = {"amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
+MODIFY_KEYS = {"target", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
+               "remove_traits"}
 ABILITY_KEYS = {"kind", "phase", "when", "if", "limit", "cost", "choose", "effect", "then", "while", "modify",
                 "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to"}
 
@@ -153,6 +155,11 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
         attach_to = a.get("attach_to")
         if attach_to is not None:
             attach_to = _check_filter(attach_to, source, where + ".attach_to")
+        if isinstance(modify, dict):
+            unknown_mod = set(modify) - MODIFY_KEYS
+            if unknown_mod:
+                raise _err(f"unknown key '{sorted(unknown_mod)[0]}' in modify", source, where + ".modify",
+                           f"modify takes {', '.join(sorted(MODIFY_KEYS))}")
         if kind == "constant" and not isinstance(modify, dict) and attach_to is None:
             raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}' or 'attach_to: FILTER'",
                        source, where)

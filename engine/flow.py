@@ -116,7 +116,7 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
     """Step 2: clockwise from ``first``, until every player passes in succession."""
     order = g.state.clockwise_from(first)
     passes, i = 0, 0
-    while passes < _living(g, order):
+    while passes < _living(g, order) and not ev.cancelled:
         name = order[i % len(order)]
         i += 1
         if g.player(name).eliminated:
@@ -158,14 +158,22 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
 
 def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> Flow:
     if "duplicate_save" in answer:
+        # UNQ-08: a gained triggered Response of the character: the duplicate is discarded as its
+        # cost, then it has its own save/cancel step, where it can be canceled (COS-11).
         cid = answer["duplicate_save"]
-        dup = g.card(cid).duplicates[-1]
-        g.move_to_pile(dup, "discard")
-        ev.victims.remove(cid)
-        ev.data.setdefault("saved", []).append(cid)
+        save = Event(f"{name}'s duplicate save of {g.name(cid)}",
+                     data={"source": cid, "player": name, "source_class": "character"})
+        g.move_to_pile(g.card(cid).duplicates[-1], "discard")
         g.log(f"{name} discards a duplicate to save {g.name(cid)}")
-        if g.state.window is not None:
-            g.state.window.gates.append({"event": "saved", "card": cid, "player": name})
+        yield from save_cancel_step(g, save, g.state.left_of(name))
+        if save.cancelled:
+            g.log(f"the duplicate save of {g.name(cid)} is canceled")
+            return
+        if cid in ev.victims:
+            ev.victims.remove(cid)
+            ev.data.setdefault("saved", []).append(cid)
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "saved", "card": cid, "player": name})
         return
     yield from resolve_triggered(g, name, answer, target_event=ev)
 
@@ -271,7 +279,8 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     ctx = triggers.Ctx(cid, owner, ab, gate=gate)
     ev = Event(f"{g.name(cid)}'s passive ability", data={"source": cid, "player": owner,
                                                          "source_class": g.card_type(cid),
-                                                         "cannot_be_canceled": ab.cannot_be_canceled})
+                                                         "cannot_be_canceled": ab.cannot_be_canceled,
+                                                         "cannot_be_saved": ab.cannot_be_saved})
     ctx.event = ev
     if ab.choose is not None:
         legal = triggers.legal_targets(g, cid, ab, ctx)
@@ -287,7 +296,8 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
         ctx.targets = list(answer["choose"])
     ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
     g.log(f"{g.name(cid)}'s passive ability resolves")
-    yield from save_cancel_step(g, ev, g.first_player)
+    if g.state.window is None or g.state.window.kind != "end_of_phase":  # TIM-17: no step 2 there
+        yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:
         if triggers.execute(g, ab.effect, ctx) and ab.then:
             triggers.execute(g, ab.then, ctx)
@@ -682,12 +692,7 @@ def end_round(g: Game) -> None:
 # ---------------------------------------------------------------------------
 
 def update_challenge_participants(g: Game) -> None:
-    """Characters that left play, or changed control, stop participating (CHL-08/09)."""
-    ch = g.state.challenge
-    if ch is None or ch.resolved or ch.ended:
-        return
-    ch.attackers = [c for c in ch.attackers if g.card(c).zone == "in_play" and g.card(c).controller == ch.attacker]
-    ch.defenders = [c for c in ch.defenders if g.card(c).zone == "in_play" and g.card(c).controller == ch.defender]
+    g.update_challenge_participants()
 
 
 def no_participants(g: Game) -> bool:

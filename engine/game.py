@@ -455,6 +455,16 @@ class Game:
             self.state.effects = [e for e in self.state.effects if e.target != cid]
             self.move_to_pile(cid, "deck", top=False)
 
+    def update_challenge_participants(self) -> None:
+        """Characters that left play, or changed control, stop participating at once (CHL-08/09)."""
+        ch = self.state.challenge
+        if ch is None or ch.resolved or ch.ended:
+            return
+        ch.attackers = [c for c in ch.attackers if self.card(c).zone == "in_play"
+                        and self.card(c).controller == ch.attacker]
+        ch.defenders = [c for c in ch.defenders if self.card(c).zone == "in_play"
+                        and self.card(c).controller == ch.defender]
+
     # -- expiry of lasting effects ------------------------------------------------------
     def expire(self, until: str) -> None:
         self.state.effects = [e for e in self.state.effects if e.until != until]

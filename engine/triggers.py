@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.abilities import Ability, parse_abilities
+from engine.abilities import Ability, _effect_name, parse_abilities
 from engine.decisions import Refused
 from engine.game import Game
 from engine.state import Effect
@@ -466,7 +466,7 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
         return []
     out = []
     removal = event.data.get("removal", "kill")
-    for v in event.victims:
+    for v in ([] if event.data.get("cannot_be_saved") else event.victims):  # GEN-04
         if g.card(v).moribund is None:
             out.append({"event": f"would_be_{'killed' if removal == 'kill' else 'discarded'}", "card": v})
             out.append({"event": "would_leave_play", "card": v})
@@ -522,6 +522,9 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
         raise Refused(problem)
     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
         raise Refused(f"{g.name(cid)} has no legal target (COS-14)")
+    if event is not None and event.data.get("cannot_be_saved") and any(
+            _effect_name(e) == "save" for e in ab.effect):
+        raise Refused(f"{g.name(cid)}: what {event.name} removes cannot be saved (GEN-04)")
     raise Refused(f"{g.name(cid)}: its opportunity has not arisen in this window (TIM-13)")
 
 
@@ -751,6 +754,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                 c.controller = ctx.player
                 g.player(ctx.player).in_play.append(cid)
                 g.log(f"{ctx.player} takes control of {g.name(cid)} ({title})")
+                g.update_challenge_participants()  # CHL-09: it leaves the challenge at once
                 done = True
         return done
     if name == "search":

@@ -1,0 +1,190 @@
+"""Starting a game: the settings (``GameSetup``) and the New game dialog that fills them in."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
+                               QSpinBox, QVBoxLayout, QWidget)
+
+from engine.game import Game, Options
+
+PRACTICE = ("practice:stark", "practice:lannister")
+"""Deck choices that name the practice decks instead of a file."""
+DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave")
+
+
+@dataclass
+class GameSetup:
+    """Everything needed to start a game at the table.
+
+    ``decks`` has one entry per seat: ``practice:stark``, ``practice:lannister``
+    or the path of a deck file (OCTGN .o8d, a text list, or a deckbuilder export).
+    """
+
+    names: list[str] = field(default_factory=lambda: ["Alice", "Bob"])
+    decks: list[str] = field(default_factory=lambda: list(PRACTICE))
+    computer: list[str] = field(default_factory=list)
+    ruleset: str = "lcg"
+    mode: str = "enforce"
+    seed: int | None = None
+    privacy: bool = True
+
+    def build(self) -> Game:
+        """The game, from these settings; a bad deck file raises ``cards.errors.DataError``."""
+        from engine.builder import new_game, practice_decks
+
+        stark, lannister = practice_decks()
+        decks = {}
+        pool = None
+        for name, choice in zip(self.names, self.decks):
+            if choice == "practice:stark":
+                decks[name] = stark
+            elif choice == "practice:lannister":
+                decks[name] = lannister
+            else:
+                from cards.deck import read_deck
+                from cards.pool import default_pool
+
+                pool = pool or default_pool()
+                decks[name] = read_deck(choice, pool)
+        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
+        return new_game(decks, seed=seed, ruleset=self.ruleset,
+                        options=Options(prompt_all=False, mode=self.mode))
+
+    def check(self) -> str | None:
+        """What is wrong with the settings (for the dialog), or None."""
+        if not 2 <= len(self.names) <= 4:
+            return "First edition is played by 2 to 4 players."
+        if any(not n.strip() for n in self.names):
+            return "Every player needs a name."
+        if len(set(self.names)) != len(self.names):
+            return "Each player needs a different name."
+        return None
+
+
+class SeatRow(QWidget):
+    """One seat in the dialog: name, deck (a practice deck or a file), computer or person."""
+
+    def __init__(self, index: int):
+        super().__init__()
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.name = QLineEdit(DEFAULT_NAMES[index])
+        self.name.setObjectName(f"name-{index}")
+        row.addWidget(self.name, 2)
+        self.deck = QComboBox()
+        self.deck.setObjectName(f"deck-{index}")
+        self.deck.addItem("Practice: House Stark", PRACTICE[0])
+        self.deck.addItem("Practice: House Lannister", PRACTICE[1])
+        self.deck.setCurrentIndex(index % 2)
+        row.addWidget(self.deck, 3)
+        browse = QPushButton("Deck file\u2026")
+        browse.clicked.connect(self._browse)
+        row.addWidget(browse)
+        self.computer = QCheckBox("Computer")
+        self.computer.setObjectName(f"computer-{index}")
+        row.addWidget(self.computer)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import a deck", "",
+                                              "Decks (*.o8d *.txt *.xml);;All files (*)")
+        if path:
+            self.deck.addItem(Path(path).name, path)
+            self.deck.setCurrentIndex(self.deck.count() - 1)
+
+
+class NewGameDialog(QDialog):
+    """Choose players (2–4), their decks and which are computers, the ruleset and the mode."""
+
+    def __init__(self, parent: QWidget | None = None, setup: GameSetup | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        box = QVBoxLayout(self)
+        form = QFormLayout()
+        self.count = QSpinBox()
+        self.count.setObjectName("players")
+        self.count.setRange(2, 4)
+        self.count.valueChanged.connect(self._seats_changed)
+        form.addRow("Players", self.count)
+        self.ruleset = QComboBox()
+        self.ruleset.addItem("LCG (with Taxation phase)", "lcg")
+        self.ruleset.addItem("CCG Winter Edition", "ccg-winter")
+        form.addRow("Rules", self.ruleset)
+        self.mode = QComboBox()
+        self.mode.addItem("Enforce: illegal moves are refused", "enforce")
+        self.mode.addItem("Advise: move freely, the engine warns", "advise")
+        form.addRow("Mode", self.mode)
+        self.seed = QLineEdit()
+        self.seed.setPlaceholderText("random")
+        form.addRow("Seed", self.seed)
+        self.privacy = QCheckBox("Hide hands between players (hotseat)")
+        self.privacy.setChecked(True)
+        form.addRow("", self.privacy)
+        box.addLayout(form)
+        seats = QGroupBox("Seats (clockwise)")
+        self.grid = QGridLayout(seats)
+        self.rows = [SeatRow(i) for i in range(4)]
+        for i, row in enumerate(self.rows):
+            self.grid.addWidget(QLabel(f"Seat {i + 1}"), i, 0)
+            self.grid.addWidget(row, i, 1)
+        box.addWidget(seats)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        box.addWidget(buttons)
+        if setup is not None:
+            self._load(setup)
+        self._seats_changed(self.count.value())
+
+    def _load(self, setup: GameSetup) -> None:
+        self.count.setValue(len(setup.names))
+        for row, name, deck in zip(self.rows, setup.names, setup.decks):
+            row.name.setText(name)
+            i = row.deck.findData(deck)
+            if i < 0:
+                row.deck.addItem(Path(deck).name, deck)
+                i = row.deck.count() - 1
+            row.deck.setCurrentIndex(i)
+            row.computer.setChecked(name in setup.computer)
+        self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(setup.mode)))
+        self.privacy.setChecked(setup.privacy)
+
+    def _seats_changed(self, n: int) -> None:
+        for i, row in enumerate(self.rows):
+            row.setEnabled(i < n)
+            row.setVisible(i < n)
+            self.grid.itemAtPosition(i, 0).widget().setVisible(i < n)
+
+    def setup(self) -> GameSetup:
+        """The settings as chosen."""
+        rows = self.rows[:self.count.value()]
+        seed_text = self.seed.text().strip()
+        return GameSetup(
+            names=[r.name.text().strip() for r in rows], decks=[r.deck.currentData() for r in rows],
+            computer=[r.name.text().strip() for r in rows if r.computer.isChecked()],
+            ruleset=self.ruleset.currentData(), mode=self.mode.currentData(),
+            seed=int(seed_text) if seed_text.isdigit() else None, privacy=self.privacy.isChecked())
+
+    def _accept(self) -> None:
+        problem = self.setup().check()
+        if problem:
+            QMessageBox.warning(self, "New game", problem)
+            return
+        self.accept()
+
+
+class PileDialog(QDialog):
+    """Look through a pile you may see (a discard or dead pile, your used plots)."""
+
+    def __init__(self, parent: QWidget, title: str, buttons: list[QWidget]):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        box = QHBoxLayout(self)
+        for b in buttons:
+            box.addWidget(b)
+        if not buttons:
+            box.addWidget(QLabel("The pile is empty."))

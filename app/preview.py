@@ -1,0 +1,184 @@
+"""The side panel: a large, readable preview of the card under the mouse, and the game log.
+
+Card names in the log are links; hovering one previews that card.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
+
+from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
+
+
+class CardImageView(QWidget):
+    """Draws one card as large as the panel allows (the same drawing as on the table)."""
+
+    def __init__(self):
+        super().__init__()
+        self.face: CardFace | None = None
+        self.image: QImage | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setMinimumHeight(round(CARD_H * 1.6))
+
+    def sizeHint(self) -> QSize:
+        return QSize(round(CARD_W * 2.5), round(CARD_H * 2.5))
+
+    def heightForWidth(self, w: int) -> int:
+        return round(w * CARD_H / CARD_W)
+
+    def set_card(self, face: CardFace | None, image: QImage | None = None) -> None:
+        self.face, self.image = face, image
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        if self.face is None:
+            return
+        p = QPainter(self)
+        scale = min(self.width() / (CARD_W + 8), self.height() / (CARD_H + 8))
+        p.translate((self.width() - CARD_W * scale) / 2, 4)
+        p.scale(scale, scale)
+        # The preview shows the card upright, whatever its state on the table.
+        paint_card(p, self.face, self.image)
+        p.end()
+
+
+class CardPreview(QWidget):
+    """The card under the mouse, large, with its details in words below."""
+
+    def __init__(self):
+        super().__init__()
+        box = QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        self.view = CardImageView()
+        box.addWidget(self.view, 3)
+        self.details = QLabel("Hover over a card to read it.")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.details.setStyleSheet("font-size: 13px; color: #1c1408; background: #f6efdf; padding: 6px;"
+                                   "border-radius: 4px;")
+        box.addWidget(self.details, 2)
+
+    def show_card(self, face: CardFace | None, details: str = "", image: QImage | None = None) -> None:
+        """Preview ``face`` (drawn face up: the viewer may read what is previewed)."""
+        self.view.set_card(face, image)
+        self.details.setText(details or "")
+
+
+def describe(face: CardFace, where: str = "") -> str:
+    """A card in words (rich text) for the preview panel."""
+    e = html.escape
+    parts = [f"<b style='font-size:15px'>{'&#9670; ' if face.unique else ''}{e(face.name)}</b>"]
+    kind = face.type.capitalize()
+    if face.house:
+        kind += " \u00b7 " + ", ".join(h.capitalize() for h in face.house)
+    elif face.type not in ("plot", "house"):
+        kind += " \u00b7 Neutral"
+    parts.append(kind)
+    stats = []
+    if face.cost:
+        stats.append(f"Cost {face.cost}")
+    if face.type == "character":
+        strength = "" if face.strength is None else str(face.strength)
+        if face.printed_strength is not None and face.strength != face.printed_strength:
+            strength += f" (printed {face.printed_strength})"
+        stats.append(f"STR {strength}")
+        stats.append("Icons: " + (", ".join(i for i in ("military", "intrigue", "power") if i in face.icons) or "none"))
+    if face.type == "plot":
+        stats.append(f"Income {face.income} \u00b7 Initiative {face.initiative} \u00b7 Claim {face.claim}")
+    else:
+        for label, value in (("Income", face.income), ("Initiative", face.initiative), ("Influence", face.influence)):
+            if value:
+                stats.append(f"{label} {value:+d}" if label != "Influence" else f"{label} {value}")
+    if stats:
+        parts.append(" \u00b7 ".join(stats))
+    if face.traits:
+        parts.append("<i>" + e(". ".join(face.traits)) + ".</i>")
+    if face.keywords:
+        parts.append("<b>" + e(". ".join(k.capitalize() for k in face.keywords)) + ".</b>")
+    if rules_text(face):
+        parts.append(e(rules_text(face)).replace("\n", "<br>"))
+    runtime = []
+    if face.kneeling:
+        runtime.append("kneeling")
+    if face.power:
+        runtime.append(f"{face.power} power")
+    if face.duplicates:
+        runtime.append(f"{face.duplicates} duplicate{'s' if face.duplicates > 1 else ''}")
+    if face.moribund:
+        runtime.append(f"<span style='color:#a00'>&#9760; moribund (leaves play to {face.moribund})</span>")
+    runtime.extend(face.marks)
+    if where:
+        runtime.insert(0, e(where))
+    if runtime:
+        parts.append("<span style='color:#5a4a35'>" + " \u00b7 ".join(runtime) + "</span>")
+    return "<br>".join(parts)
+
+
+class GameLog(QTextBrowser):
+    """The game log; card names are links that preview the card on hover."""
+
+    card_hovered = Signal(str)
+    """A card key whose name is under the mouse."""
+
+    def __init__(self):
+        super().__init__()
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setStyleSheet("font-size: 12px; background: #fbf7ee; color: #231a12;")
+        self.document().setDefaultStyleSheet("a { color: #7a1414; text-decoration: none; font-weight: bold; }"
+                                             ".advice { color: #8a5a00; }")
+        self._shown = 0
+        self._pattern: re.Pattern | None = None
+        self._keys: dict[str, str] = {}
+        self.highlighted.connect(self._hover)
+
+    def set_cards(self, names_to_keys: dict[str, str]) -> None:
+        """Which card names to link (the game's pool): longest names first so none is cut short."""
+        self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
+        names = sorted(names_to_keys, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(html.escape(n)) for n in names)) if names else None
+        self.clear()
+        self._shown = 0
+
+    def _link(self, line: str) -> str:
+        text = html.escape(line)
+        if self._pattern is None:
+            return text
+
+        def repl(m: re.Match) -> str:
+            name = html.unescape(m.group(0))
+            key = self._keys.get(name.casefold(), name)
+            return f"<a href='card:{html.escape(key, quote=True)}'>{m.group(0)}</a>"
+
+        return self._pattern.sub(repl, text)
+
+    def first_card(self, line: str) -> str | None:
+        """The key of the first card named in a log line, if any."""
+        if self._pattern is None:
+            return None
+        m = self._pattern.search(html.escape(line))
+        return self._keys.get(html.unescape(m.group(0)).casefold()) if m else None
+
+    def sync(self, lines: list[str]) -> None:
+        """Append the lines not shown yet (the log only grows)."""
+        if len(lines) < self._shown:
+            self.clear()
+            self._shown = 0
+        for line in lines[self._shown:]:
+            body = self._link(line)
+            if ": advice: " in line:
+                body = f"<span class='advice'>&#9888; {body}</span>"
+            self.append(body)
+        self._shown = len(lines)
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _hover(self, url: QUrl) -> None:
+        text = url.toString()
+        if text.startswith("card:"):
+            self.card_hovered.emit(QUrl.fromPercentEncoding(text[5:].encode()))

@@ -1,0 +1,496 @@
+"""The prompt bar: what the engine asks, of whom, and the buttons that answer it.
+
+It shows the round, phase and the open action window (a stepper of the six
+steps, the current one lit, named after what opened the window), the question
+and who must answer it, a summary of the cards picked on the table, and the
+buttons for the pending decision: Pass/Done, the challenge types, Defend,
+Choose, the plot strip, the first-player choice, duplicate saves and card
+abilities (with the influence picker when an ability costs influence).
+Refusals and advise-mode warnings appear on its message line.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QToolButton, QVBoxLayout, QWidget)
+
+from app.card_item import CARD_H, CARD_W, CardFace, paint_card
+
+STEPS = ("Initiate", "Save/Cancel", "Execute", "Passives", "Responses", "End")
+"""The six steps of an action window (TIM-05)."""
+
+LEVEL_STYLE = {
+    "info": "color: #3a3025;",
+    "refused": "color: white; background: #a0261d; border-radius: 4px; padding: 3px 8px; font-weight: bold;",
+    "warning": "color: #2b1d00; background: #f2c94c; border-radius: 4px; padding: 3px 8px; font-weight: bold;",
+    "over": "color: white; background: #2d5b8a; border-radius: 4px; padding: 3px 8px; font-weight: bold;",
+}
+
+
+def card_pixmap(face: CardFace, scale: float = 1.0) -> QPixmap:
+    """A card drawn into a pixmap (for buttons and dialogs outside the table)."""
+    pm = QPixmap(round(CARD_W * scale), round(CARD_H * scale))
+    pm.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pm)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.scale(scale, scale)
+    paint_card(painter, face)
+    painter.end()
+    return pm
+
+
+class CardButton(QToolButton):
+    """A card shown as a button (plot strip, pickers); hovering it previews the card."""
+
+    hovered = Signal(object)
+
+    def __init__(self, card_id: int, face: CardFace, caption: str, scale: float = 0.72):
+        super().__init__()
+        self.card_id = card_id
+        self.setIcon(QIcon(card_pixmap(face, 2 * scale)))
+        self.setIconSize(QSize(round(CARD_W * scale), round(CARD_H * scale)))
+        width = round(CARD_W * scale) + 24
+        self.setFixedWidth(width)
+        self.setText(self.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, width - 6))
+        self.setToolTip(caption)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def enterEvent(self, event) -> None:
+        self.hovered.emit(self.card_id)
+        super().enterEvent(event)
+
+
+class WindowStepper(QWidget):
+    """The open action window: its name (what opened it) and steps 1–6, the current one lit."""
+
+    def __init__(self):
+        super().__init__()
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(3)
+        self.name = QLabel()
+        self.name.setStyleSheet("font-weight: bold; color: #3a3025;")
+        self.name.setMaximumWidth(340)
+        row.addWidget(self.name)
+        self.steps: list[QLabel] = []
+        for i, step in enumerate(STEPS, 1):
+            lab = QLabel(f"{i} {step}")
+            lab.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            row.addWidget(lab)
+            self.steps.append(lab)
+        self.set_window(None)
+
+    def set_window(self, window, depth: int = 0) -> None:
+        """Show ``window`` (an engine ``Window`` or None); ``depth`` counts windows open under it."""
+        if window is None:
+            self.name.setText("No action window open")
+            self.name.setToolTip("")
+        else:
+            nested = f" (+{depth} below)" if depth else ""
+            text = f"{window.name}{nested}"
+            self.name.setText(self.name.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle, 330))
+            self.name.setToolTip(f"{window.kind.replace('_', ' ')} window: {window.name}{nested}")
+        for i, lab in enumerate(self.steps, 1):
+            skipped = window is not None and window.kind == "end_of_phase" and i in (2, 5)
+            if window is not None and window.step == i:
+                style = "background: #d4a017; color: #1c1408; font-weight: bold;"
+            elif skipped or window is None:
+                style = "background: #e8e1d2; color: #b0a690;"
+            else:
+                style = "background: #efe7d4; color: #4a3f30;"
+            lab.setStyleSheet(style + " border-radius: 3px; padding: 1px 6px;")
+        self.current = window.step if window is not None else None
+
+
+class InfluencePicker(QFrame):
+    """Pick standing cards with influence to kneel as a cost: shows total vs needed, warns of overpay."""
+
+    accepted = Signal(list)
+    cancelled = Signal()
+
+    def __init__(self, sources: list[tuple[int, str, int]], needed: int, what: str = "this ability"):
+        super().__init__()
+        self.needed = needed
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("InfluencePicker { background: #f3ead6; border: 1px solid #b89b63; border-radius: 5px; }")
+        box = QHBoxLayout(self)
+        box.addWidget(QLabel(f"<b>Kneel influence for {what}:</b>"))
+        self.boxes: list[tuple[QCheckBox, int, int]] = []
+        for cid, name, infl in sources:
+            check = QCheckBox(f"{name} ({infl})")
+            check.toggled.connect(self._update)
+            box.addWidget(check)
+            self.boxes.append((check, cid, infl))
+        self.total = QLabel()
+        box.addWidget(self.total)
+        self.pay = QPushButton("Pay")
+        self.pay.setObjectName("pay-influence")
+        self.pay.clicked.connect(lambda: self.accepted.emit(self.chosen()))
+        box.addWidget(self.pay)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.cancelled.emit)
+        box.addWidget(cancel)
+        box.addStretch()
+        self._update()
+
+    def chosen(self) -> list[int]:
+        return [cid for check, cid, _ in self.boxes if check.isChecked()]
+
+    def paid(self) -> int:
+        return sum(infl for check, _, infl in self.boxes if check.isChecked())
+
+    def overpay(self) -> int:
+        return max(0, self.paid() - self.needed)
+
+    def set_checked(self, cid: int, on: bool = True) -> None:
+        for check, c, _ in self.boxes:
+            if c == cid:
+                check.setChecked(on)
+
+    def _update(self) -> None:
+        paid = self.paid()
+        text = f"{paid} of {self.needed} needed"
+        colour = "#a0261d" if paid < self.needed else "#2d6a3e"
+        if paid > self.needed:
+            text += f" \u2014 overpaying by {paid - self.needed}"
+            colour = "#9a6a00"
+        self.total.setText(text)
+        self.total.setStyleSheet(f"color: {colour}; font-weight: bold;")
+        self.pay.setEnabled(paid >= self.needed)
+
+
+class PromptBar(QFrame):
+    """The bar under the table: the question, whose it is, the stepper and the answer buttons."""
+
+    card_hovered = Signal(object)
+    STRIP_H = round(CARD_H * 0.6) + 40
+    HEIGHT = STRIP_H + 78
+    """Fixed, so the table does not rescale from one question to the next."""
+
+    def __init__(self, controller, face_of, on_table=lambda cid: True):
+        """``face_of(card_id)`` gives the CardFace to draw (the table's view of a card);
+        ``on_table(card_id)`` says whether the table shows it (cards in piles get buttons here)."""
+        super().__init__()
+        self.controller = controller
+        self.face_of = face_of
+        self.on_table = on_table
+        self.buttons: dict[str, QPushButton | QToolButton] = {}
+        self.picker: InfluencePicker | None = None
+        self.setObjectName("PromptBar")
+        self.setStyleSheet(
+            "#PromptBar { background: #f6efdf; border-top: 2px solid #b89b63; }"
+            "QPushButton { padding: 4px 12px; font-size: 13px; }"
+            "QPushButton[primary=\"true\"] { background: #7a1414; color: white; font-weight: bold;"
+            " padding: 5px 14px; border: 1px solid #4a0a0a; border-radius: 3px; }"
+            "QPushButton[primary=\"true\"]:disabled { background: #cfc4b0; color: #8a7f6c;"
+            " border: 1px solid #b0a590; }")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 4, 10, 6)
+        outer.setSpacing(3)
+        top = QHBoxLayout()
+        self.status = QLabel()
+        self.status.setStyleSheet("color: #3a3025; font-size: 13px;")
+        top.addWidget(self.status, 1)
+        self.stepper = WindowStepper()
+        top.addWidget(self.stepper)
+        outer.addLayout(top)
+        self.ask = QLabel()
+        self.ask.setStyleSheet("font-size: 18px; color: #1c1408;")
+        for label in (self.status, self.ask):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        outer.addWidget(self.ask)
+        self.picks = QLabel()
+        self.picks.setStyleSheet("color: #5a4a35; font-size: 13px;")
+        self.picks.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        outer.addWidget(self.picks)
+        # The answer row: buttons (or the plot strip) on the left, the engine's message on the right.
+        answer = QHBoxLayout()
+        self.strip_area = QScrollArea()
+        self.strip_area.setWidgetResizable(True)
+        self.strip_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.strip_area.setFixedHeight(self.STRIP_H)
+        self.strip_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.strip_area.setStyleSheet("background: transparent;")
+        self.strip_area.hide()
+        answer.addWidget(self.strip_area, 3)
+        self.row = QHBoxLayout()
+        answer.addLayout(self.row, 3)
+        self.msg = QLabel()
+        self.msg.setWordWrap(True)
+        self.msg.setObjectName("message")
+        self.msg.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.msg.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        answer.addWidget(self.msg, 2)
+        outer.addLayout(answer)
+        outer.addStretch()
+        self.setFixedHeight(self.HEIGHT)
+        controller.message.connect(self.show_message)
+
+    # -- messages ------------------------------------------------------------------
+    def show_message(self, text: str, level: str) -> None:
+        self.msg.setText(text)
+        self.msg.setStyleSheet(LEVEL_STYLE.get(level, LEVEL_STYLE["info"]) + " font-size: 13px;")
+        self.msg.setVisible(bool(text))
+
+    # -- building the answer controls -----------------------------------------------
+    def _clear(self) -> None:
+        self._close_picker()
+        while self.row.count():
+            item = self.row.takeAt(0)
+            if item.widget() is not None:
+                item.widget().hide()  # deleteLater waits for the event loop; hide it now
+                item.widget().deleteLater()
+        self.buttons.clear()
+        self.strip_area.hide()
+        old = self.strip_area.takeWidget()
+        if old is not None:
+            old.deleteLater()
+
+    def _button(self, key: str, label: str, slot, *, primary: bool = False, enabled: bool = True) -> QPushButton:
+        b = QPushButton(label)
+        b.setObjectName(key)
+        b.setEnabled(enabled)
+        b.setProperty("primary", primary)
+        b.clicked.connect(lambda _=False: slot())
+        self._add(b)
+        self.buttons[key] = b
+        return b
+
+    def _add(self, widget: QWidget) -> None:
+        self.row.addWidget(widget)
+        widget.show()  # a layout shows new children only on the next event loop turn
+
+    def refresh(self) -> None:
+        """Rebuild from the controller: called after every change."""
+        ctl = self.controller
+        g = ctl.game
+        st = g.state
+        self._clear()
+        fp = f" \u00b7 first player: {st.first_player}" if st.first_player else ""
+        active = f" \u00b7 active: {st.active_player}" if st.active_player else ""
+        self.status.setText(f"<b>Round {st.round}</b> \u00b7 {st.phase.capitalize()} phase{active}{fp}"
+                            f" \u00b7 <i>{ctl.mode} mode</i>")
+        self.stepper.set_window(st.windows[-1] if st.windows else None, max(0, len(st.windows) - 1))
+        self.picks.setText("")
+        d = ctl.decision
+        if d is None:
+            res = ctl.result
+            who = res.winner if res else "?"
+            self.ask.setText(f"<b>Game over</b> \u2014 {'a draw' if who == 'draw' else who + ' wins'}."
+                             f" {res.reason if res else ''}")
+            self.row.addStretch()
+            return
+        name = f"<b>{d.player}</b>" + (" (computer)" if d.player in ctl.computers else "")
+        self.ask.setText(f"{name}: {d.prompt}")
+        if ctl.hands_hidden:
+            self.picks.setText(f"Waiting for {ctl.waiting_for} to take the seat.")
+            self.row.addStretch()
+            return
+        if d.player in ctl.computers:
+            self.picks.setText(f"{d.player} is thinking\u2026")
+            self.row.addStretch()
+            return
+        if d.player != ctl.viewer:
+            self.picks.setText(f"Waiting for {d.player}.")
+            self.row.addStretch()
+            return
+        build = getattr(self, f"_build_{d.kind}", self._build_default)
+        build(d)
+        self.row.addStretch()
+
+    def _sum_str(self, ids) -> int:
+        return sum(self.controller.game.strength(c) for c in ids)
+
+    def _names(self, ids) -> str:
+        g = self.controller.game
+        return ", ".join(g.name(c) for c in ids) or "none"
+
+    def _build_setup(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        gold = sum((g.defn(c).cost or 0) + g.gold_penalty(d.player, c) for c in ctl.selection)
+        attach = "; ".join(f"{g.name(a)} on {g.name(h)}" for a, h in ctl.setup_attach.items())
+        over = " \u2014 over the limit!" if gold > 5 else ""
+        self.picks.setText(f"Click (or drag to your rows) the cards to place: {self._names(ctl.selection)} "
+                           f"\u2014 {gold} of 5 gold{over}" + (f" \u2014 {attach}" if attach else ""))
+        self._button("setup", f"Place {len(ctl.selection)} card{'s' if len(ctl.selection) != 1 else ''}",
+                     ctl.confirm_setup, primary=True, enabled=bool(ctl.selection))
+        self._button("pass", "Place nothing", ctl.pass_)
+
+    def _build_plot(self, d) -> None:
+        strip = QWidget()
+        box = QHBoxLayout(strip)
+        box.setContentsMargins(0, 0, 0, 0)
+        g = self.controller.game
+        for opt in d.options:
+            cid = opt["plot"]
+            defn = g.defn(cid)
+            b = CardButton(cid, self.face_of(cid), defn.name, scale=0.6)
+            b.setObjectName(f"plot-{cid}")
+            b.clicked.connect(lambda _=False, cid=cid: self.controller.choose_plot(cid))
+            b.hovered.connect(self.card_hovered.emit)
+            box.addWidget(b)
+            b.show()
+            self.buttons[f"plot-{cid}"] = b
+        box.addStretch()
+        self.strip_area.setWidget(strip)
+        self.strip_area.show()
+        self.picks.setText("Click the plot to reveal (hover over one to read it).")
+
+    def _build_first_player(self, d) -> None:
+        for opt in d.options:
+            name = opt["first_player"]
+            self._button(f"first-{name}", f"{name} goes first",
+                         lambda name=name: self.controller.choose_first_player(name), primary=True)
+
+    def _build_action(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        own_marshal = g.state.phase == "marshalling" and g.state.active_player == d.player
+        if own_marshal:
+            self.picks.setText("Drag a card from your hand to your rows (attachments onto a character; "
+                               "a unique card onto its copy for a duplicate), or double-click it.")
+        for opt in d.options:
+            if "trigger" in opt:
+                self._trigger_button(opt)
+        self._button("pass", "Done marshalling" if own_marshal else "Pass", ctl.pass_, primary=own_marshal)
+
+    def _trigger_button(self, opt: dict) -> None:
+        ctl = self.controller
+        g = ctl.game
+        cid = opt["trigger"]
+        title = g.name(cid) if cid in g.state.cards else str(cid)
+        verb = "Play" if g.defn(cid).type == "event" else "Trigger"
+        n = len(g.defn(cid).abilities)
+        label = f"{verb} {title}" + (f" ({opt.get('ability', 1)})" if n > 1 else "")
+        needed = ctl.influence_needed(opt)
+        if needed:
+            label += f" \u2014 {needed} influence"
+        self._button(f"trigger-{cid}-{opt.get('ability', 1)}", label,
+                     lambda opt=opt, needed=needed: self.open_picker(opt, needed) if needed else ctl.trigger(opt))
+        if ctl.ability(opt).get("choose") is not None:
+            self.picks.setText(f"Click the target(s) first, then {verb.lower()}: {self._names(ctl.selection)}")
+
+    def open_picker(self, option: dict, needed: int) -> InfluencePicker:
+        """Show the influence picker for an ability; paying sends the trigger with ``pay``."""
+        self._close_picker()
+        g = self.controller.game
+        what = g.name(option["trigger"]) if option.get("trigger") in g.state.cards else "this ability"
+        self.picker = InfluencePicker(self.controller.influence_sources(), needed, what)
+        self.picker.accepted.connect(lambda pay: self.controller.trigger(option, pay))
+        self.picker.cancelled.connect(self.refresh)
+        for i in range(self.row.count()):  # the picker takes the buttons' place until paid or cancelled
+            w = self.row.itemAt(i).widget()
+            if w is not None:
+                w.hide()
+        self.row.insertWidget(0, self.picker)
+        self.picker.show()
+        return self.picker
+
+    def _close_picker(self) -> None:
+        if self.picker is not None:
+            self.row.removeWidget(self.picker)
+            self.picker.hide()
+            self.picker.deleteLater()
+            self.picker = None
+
+    def _build_challenge(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        opponents = d.context.get("opponents", [])
+        self.picks.setText(f"Click your standing characters to attack: {self._names(ctl.selection)} "
+                           f"(STR {self._sum_str(ctl.selection)}), then choose the challenge.")
+        combo = None
+        if len(opponents) > 1:
+            combo = QComboBox()
+            combo.setObjectName("against")
+            combo.addItems(opponents)
+            self._add(QLabel("against"))
+            self._add(combo)
+            self.buttons["against"] = combo
+        for ctype in d.context.get("types", []):
+            able = all(ctype in g.icons(c) for c in ctl.selection)
+            self._button(f"declare-{ctype}", f"{ctype.capitalize()} challenge",
+                         lambda ctype=ctype: ctl.declare(ctype, combo.currentText() if combo else None),
+                         primary=True, enabled=bool(ctl.selection) and able)
+        self._button("pass", "No more challenges", ctl.pass_)
+
+    def _build_stealth(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        attackers = d.context.get("attackers", [])
+        pairs = [f"{g.name(a)} \u2192 {g.name(t)}" for a, t in zip(attackers, ctl.selection)]
+        nxt = attackers[len(ctl.selection)] if len(ctl.selection) < len(attackers) else None
+        hint = f"Click the target for {g.name(nxt)}." if nxt is not None else "Every Stealth attacker has a target."
+        self.picks.setText(f"{hint} {'; '.join(pairs)}")
+        self._button("stealth", "Confirm stealth", ctl.confirm_stealth, primary=True)
+        self._button("pass", "No stealth", ctl.pass_)
+
+    def _build_defend(self, d) -> None:
+        ctl = self.controller
+        self.picks.setText(f"Click your standing characters to defend: {self._names(ctl.selection)} "
+                           f"(STR {self._sum_str(ctl.selection)})")
+        n = len(ctl.selection)
+        self._button("defend", f"Defend with {n}" if n else "Declare no defenders", ctl.confirm_defenders,
+                     primary=True)
+
+    def _offer_off_table(self, d) -> None:
+        """Choices the table does not show (cards in a deck or pile) become buttons in the strip."""
+        off = [c for c in d.choices if isinstance(c, int) and not self.on_table(c)]
+        if not off:
+            return
+        g = self.controller.game
+        strip = QWidget()
+        box = QHBoxLayout(strip)
+        box.setContentsMargins(0, 0, 0, 0)
+        for cid in off:
+            b = CardButton(cid, self.face_of(cid), ("\u2713 " if cid in self.controller.selection else "")
+                           + g.name(cid), scale=0.6)
+            b.setObjectName(f"pick-{cid}")
+            b.clicked.connect(lambda _=False, cid=cid: self.controller.toggle(cid))
+            b.hovered.connect(self.card_hovered.emit)
+            box.addWidget(b)
+            b.show()
+            self.buttons[f"pick-{cid}"] = b
+        box.addStretch()
+        self.strip_area.setWidget(strip)
+        self.strip_area.show()
+
+    def _build_choose(self, d) -> None:
+        ctl = self.controller
+        self._offer_off_table(d)
+        need = str(d.min_count) if d.min_count == d.max_count else f"{d.min_count}\u2013{d.max_count}"
+        self.picks.setText(f"Click {need} of the outlined cards: {self._names(ctl.selection)}")
+        ok = d.min_count <= len(ctl.selection) <= d.max_count
+        self._button("choose", f"Choose ({len(ctl.selection)})", ctl.confirm_choice, primary=True, enabled=ok)
+
+    def _build_order(self, d) -> None:
+        ctl = self.controller
+        self._offer_off_table(d)
+        self.picks.setText(f"Click the cards in order: {self._names(ctl.selection)}")
+        self._button("order", "Confirm order", ctl.confirm_order, primary=True,
+                     enabled=len(ctl.selection) == len(d.choices))
+
+    def _build_save_cancel(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        for opt in d.options:
+            if "duplicate_save" in opt:
+                cid = opt["duplicate_save"]
+                self._button(f"save-{cid}", f"Save {g.name(cid)} (discard a duplicate)",
+                             lambda cid=cid: ctl.duplicate_save(cid), primary=True)
+            elif "trigger" in opt:
+                self._trigger_button(opt)
+        self._button("pass", "Pass", ctl.pass_)
+
+    def _build_response(self, d) -> None:
+        for opt in d.options:
+            if "trigger" in opt:
+                self._trigger_button(opt)
+        self._button("pass", "Pass", self.controller.pass_)
+
+    def _build_default(self, d) -> None:
+        if d.can_pass:
+            self._button("pass", "Pass", self.controller.pass_)

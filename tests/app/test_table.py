@@ -1,0 +1,342 @@
+"""The Qt table driven like a player: drags, clicks, double-clicks and the prompt bar's buttons."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from engine.decisions import GameOver
+from engine.players import RandomPlayer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def own_marshalling(d, game) -> bool:
+    return d.kind == "action" and game.state.phase == "marshalling" and game.state.active_player == d.player
+
+
+def test_drag_from_hand_to_characters_row_marshals_the_card(table, qtbot):
+    window, ui = table(seed=3)
+    game = ui.game
+
+    def can_marshal_character(d):
+        return own_marshalling(d, game) and any(
+            o.get("attach_to") is None and not o.get("duplicate") and game.defn(o["marshal"]).type == "character"
+            for o in d.options)
+
+    ui.advance(can_marshal_character)
+    d = ui.decision
+    cid = next(o["marshal"] for o in d.options if o.get("attach_to") is None and not o.get("duplicate")
+               and game.defn(o["marshal"]).type == "character")
+    gold = game.player(d.player).gold
+    assert game.card(cid).zone == "hand"
+    ui.drag(cid, ui.row_point(d.player, "characters"))
+    assert game.card(cid).zone == "in_play", window.prompt.msg.text()
+    assert cid in game.player(d.player).in_play
+    assert game.player(d.player).gold < gold
+    # Redrawn from the state: the item now sits in the characters row.
+    row = window.scene.zones[(d.player, "characters")].rect
+    assert row.contains(window.scene.item_rect(cid).center())
+
+
+def test_double_click_kneels_and_stands_in_advise_mode(table, qtbot):
+    window, ui = table(seed=3, mode="advise")
+    game = ui.game
+    ui.advance(lambda d: own_marshalling(d, game) and any(
+        o.get("attach_to") is None and game.defn(o["marshal"]).type == "character" for o in d.options))
+    d = ui.decision
+    cid = next(o["marshal"] for o in d.options if o.get("attach_to") is None
+               and game.defn(o["marshal"]).type == "character")
+    viewport = window.view.viewport()
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=ui.view_pos(cid))  # from hand: marshal
+    assert game.card(cid).zone == "in_play"
+    assert not game.card(cid).kneeling
+    ui.take_seat()  # the marshal may have ended this player's turn (hotseat)
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=ui.view_pos(cid))  # in play: kneel
+    assert game.card(cid).kneeling
+    rect = window.scene.item_rect(cid)
+    assert window.scene.cards[cid].kneeling and rect.width() > rect.height()  # drawn turned sideways
+    assert game.history[-1] == (window.controller.viewer, {"free": {"kneel": cid}})
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=ui.view_pos(cid))  # and stand again
+    assert not game.card(cid).kneeling
+    assert "stands outside the standing phase" in window.prompt.msg.text()  # the engine's warning
+
+
+def test_double_click_kneel_is_refused_in_enforce_mode(table, qtbot):
+    window, ui = table(seed=3)
+    game = ui.game
+    ui.advance(lambda d: game.state.phase == "plot" and d.kind == "plot")
+    house = game.player(ui.ctl.viewer).house_card
+    before = game.state.digest()
+    window.controller.double_click(house)
+    assert game.state.digest() == before
+    assert "advise mode" in window.prompt.msg.text()
+    assert window.prompt.msg.isVisible()
+
+
+def test_a_military_challenge_through_the_ui(table, qtbot):
+    """Declare attackers by clicking, defend by clicking, then the defender picks his claim victim."""
+    window, ui = table(seed=5)
+    game = ui.game
+    chooser = RandomPlayer(7, pass_bias=0.0)
+
+    def military_possible(d):
+        if d.kind != "challenge" or "military" not in d.context.get("types", []):
+            return False
+        attackers = [c for c in d.choices if "military" in game.icons(c)]
+        defender = d.context["opponents"][0]
+        return bool(attackers) and len(game.characters(defender)) >= 1
+
+    ui.advance(military_possible, chooser=chooser)
+    d = ui.decision
+    attacker, defender = d.player, d.context["opponents"][0]
+    attackers = [c for c in d.choices if "military" in game.icons(c)]
+    for cid in attackers:
+        ui.click(cid)  # real mouse clicks on the table
+    assert window.controller.selection == attackers
+    ui.press("declare-military")
+    assert game.state.challenge.attackers == attackers
+    assert all(game.card(c).kneeling for c in attackers)
+
+    ui.advance(lambda d: d.kind == "defend")
+    ui.take_seat()
+    d = ui.decision
+    assert d.player == defender
+    atk_str = sum(game.strength(c) for c in attackers)
+    weak = [c for c in d.choices if game.strength(c) < atk_str]
+    if weak:
+        ui.click(weak[0])
+    ui.press("defend")
+    assert game.state.challenge.defenders == weak[:1]
+
+    ui.advance(lambda d: d.kind == "choose" and "military claim" in d.prompt)
+    ui.take_seat()
+    d = ui.decision
+    victim = d.choices[0]
+    ui.click(victim)
+    assert "Choose (1)" in window.prompt.buttons["choose"].text() or d.min_count > 1
+    for extra in d.choices[1:d.min_count]:
+        ui.click(extra)
+    ui.press("choose")
+    ui.advance(lambda d: game.card(victim).zone != "in_play" or d.kind == "challenge")
+    assert game.card(victim).zone == "dead"
+    assert game.state.challenge.winner == attacker
+    assert any("is killed for military claim" in line for line in game.state.log)
+
+
+def test_privacy_screen_hides_the_hands_when_the_deciding_player_changes(table, qtbot):
+    window, ui = table(seed=2)
+    game = ui.game
+    first = ui.decision.player
+    assert not window.privacy.isVisible()
+    hand = list(game.player(first).hand)
+    assert all(not window.scene.cards[c].face.hidden for c in hand)  # his own hand, face up
+    ui.press("pass")  # place nothing at setup
+    second = ui.decision.player
+    assert second != first
+    assert window.privacy.isVisible()
+    assert window.privacy.title.text() == f"Pass to {second}"
+    # Every hand on the table is face down now, the bottom seat's included.
+    shown = [c for p in game.state.players for c in p.hand if c in window.scene.cards]
+    assert shown and all(window.scene.cards[c].face.hidden for c in shown)
+    # Gestures wait for the next player.
+    before = game.state.digest()
+    window.controller.pass_()
+    assert game.state.digest() == before
+    ui.take_seat()
+    assert not window.privacy.isVisible()
+    assert window.controller.viewer == second
+    assert all(not window.scene.cards[c].face.hidden for c in game.player(second).hand)
+    assert all(c not in window.scene.cards for c in game.player(first).hand)  # his hand is a pile now
+
+
+def test_an_illegal_marshal_is_refused_with_its_reason_and_changes_nothing(table, qtbot):
+    window, ui = table(seed=3)
+    game = ui.game
+
+    def too_expensive(d):
+        if not own_marshalling(d, game):
+            return False
+        gold = game.player(d.player).gold
+        return any(game.defn(c).type == "character" and (game.defn(c).cost or 0) > gold
+                   for c in game.player(d.player).hand)
+
+    ui.advance(too_expensive)
+    d = ui.decision
+    gold = game.player(d.player).gold
+    cid = next(c for c in game.player(d.player).hand
+               if game.defn(c).type == "character" and (game.defn(c).cost or 0) > gold)
+    before = game.state.digest()
+    ui.drag(cid, ui.row_point(d.player, "characters"))
+    assert game.state.digest() == before
+    assert game.card(cid).zone == "hand"
+    assert game.advance() is d
+    message = window.prompt.msg.text()
+    assert message.startswith(f"gold: {game.name(cid)} costs"), message
+    assert window.prompt.msg.isVisible()
+    assert window.controller.last_message[1] == "refused"
+    # The card went back to the hand on the table.
+    row = window.scene.zones[(d.player, "hand")].rect
+    assert row.intersects(window.scene.item_rect(cid))
+
+
+def test_a_whole_game_to_a_winner_through_the_ui(table, qtbot):
+    window, ui = table(seed=11)
+    game = ui.game
+    choosers = {n: RandomPlayer(i + 20, pass_bias=0.2) for i, n in enumerate(game.state.player_names)}
+    entered = 0
+    while not isinstance(game.advance(), GameOver):
+        ui.take_seat()
+        d = ui.decision
+        before = len(game.history)
+        ui.enter(ui.pick_legal(choosers[d.player]))
+        assert len(game.history) == before + 1, f"{d.describe()}: {window.prompt.msg.text()}"
+        entered += 1
+        assert entered < 3000
+    result = game.advance()
+    assert result.winner in game.state.player_names
+    assert "Game over" in window.prompt.ask.text()
+    assert entered == len(game.history) > 50
+    assert not any("free" in answer for _, answer in game.history)  # enforce mode: only answers
+
+
+def test_the_smoke_command_plays_and_saves_a_screenshot(tmp_path):
+    shot = tmp_path / "table.png"
+    run = subprocess.run([sys.executable, "-m", "app.main", "--offscreen", "--autoplay", "40", "--screenshot",
+                          str(shot), "--seed", "4"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "autoplay answered 40 decisions" in run.stdout
+    image = QImage(str(shot))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (1600, 1000)
+
+
+def test_four_players_fit_on_the_table(table, qtbot):
+    window, ui = table(seed=4, names=("Alice", "Bob", "Carol", "Dave"))
+    window.controller.autoplay(60)
+    for name in ui.game.state.player_names:
+        assert (name, "deck") in window.scene.piles
+    assert window.scene.seat_order()[-1] == window.controller.viewer
+
+
+def test_log_card_names_preview_on_hover(table, qtbot):
+    window, ui = table(seed=3)
+    ui.advance(lambda d: d.kind == "first_player" or ui.game.state.phase in ("draw", "marshalling"))
+    line = next(line for line in ui.game.state.log if " reveals " in line and "setup" not in line)
+    key = window.log.first_card(line)
+    assert key is not None
+    window.log.card_hovered.emit(key)
+    assert window.preview.view.face.key == key
+    assert ui.game.pool[key].name in window.preview.details.text()
+
+
+def test_influence_picker_totals_and_warns_of_overpay(qtbot):
+    from app.prompt import InfluencePicker
+
+    picker = InfluencePicker([(1, "Lady Wynne", 2), (2, "Maester", 1)], needed=1)
+    qtbot.addWidget(picker)
+    assert not picker.pay.isEnabled()
+    picker.set_checked(2)
+    assert picker.pay.isEnabled() and "1 of 1 needed" in picker.total.text()
+    picker.set_checked(1)
+    assert picker.overpay() == 2 and "overpaying by 2" in picker.total.text()
+    with qtbot.waitSignal(picker.accepted) as blocker:
+        picker.pay.click()
+    assert blocker.args == [[1, 2]]
+
+
+def test_advise_mode_applies_a_refused_marshal_freely_and_shows_the_warning(table, qtbot):
+    window, ui = table(seed=3, mode="advise")
+    game = ui.game
+
+    def too_expensive(d):
+        gold = game.player(d.player).gold
+        return own_marshalling(d, game) and any(
+            game.defn(c).type == "character" and (game.defn(c).cost or 0) > gold for c in game.player(d.player).hand)
+
+    ui.advance(too_expensive)
+    d = ui.decision
+    gold = game.player(d.player).gold
+    cid = next(c for c in game.player(d.player).hand
+               if game.defn(c).type == "character" and (game.defn(c).cost or 0) > gold)
+    ui.drag(cid, ui.row_point(d.player, "characters"))
+    assert game.card(cid).zone == "in_play"
+    assert game.history[-1] == (d.player, {"free": {"move": cid, "to": "in_play", "controller": d.player}})
+    assert window.controller.last_message[1] == "warning"
+    assert f"gold: {game.name(cid)} costs" in window.prompt.msg.text()
+    assert any("advice:" in line for line in game.state.log)  # the warning sits beside the move in the log
+
+
+def test_hotkeys_draw_in_advise_mode_and_are_refused_in_enforce_mode(table, qtbot):
+    window, ui = table(seed=3, mode="advise")
+    game = ui.game
+    me = window.controller.viewer
+    hand = len(game.player(me).hand)
+    window.hotkey_actions["draw"].trigger()
+    assert len(game.player(me).hand) == hand + 1
+    window.advise_action.setChecked(False)  # Game > Advise mode off
+    assert window.controller.mode == "enforce"
+    before = game.state.digest()
+    window.hotkey_actions["draw"].trigger()
+    assert game.state.digest() == before
+    assert "advise mode" in window.prompt.msg.text()
+
+
+def test_context_menu_offers_what_the_rules_ask(table, qtbot):
+    window, ui = table(seed=3)
+    game = ui.game
+    ui.advance(lambda d: own_marshalling(d, game) and any(o.get("attach_to") is None for o in d.options))
+    d = ui.decision
+    cid = next(o["marshal"] for o in d.options if o.get("attach_to") is None and not o.get("duplicate"))
+    actions = window.controller.card_actions(cid)
+    labels = [label for label, _, enabled in actions if enabled]
+    assert f"Marshal {game.name(cid)}" in labels
+    assert not any(enabled for label, _, enabled in actions if label.startswith("Kill"))  # advise-mode moves
+    dict((label, fn) for label, fn, _ in actions)[f"Marshal {game.name(cid)}"]()
+    assert game.card(cid).zone == "in_play"
+
+
+def test_a_computer_seat_answers_for_itself(table, qtbot):
+    window, ui = table(seed=2, computer=("Bob",))
+    game = ui.game
+    ui.advance(lambda d: d.kind == "plot")
+    assert ui.decision.player == "Alice"
+    assert not window.privacy.isVisible()  # one person at the screen: nothing to hide
+    assert any(name == "Bob" for name, _ in game.history)
+
+
+def test_own_card_images_replace_the_drawn_frame(table, qtbot, tmp_path):
+    from PySide6.QtGui import QColor, QImage
+
+    from app.card_item import CardImages
+
+    window, ui = table(seed=3)
+    game = ui.game
+    cid = game.player(window.controller.viewer).hand[0]
+    name = game.name(cid)
+    image = QImage(60, 84, QImage.Format.Format_RGB32)
+    image.fill(QColor("red"))
+    image.save(str(tmp_path / f"{name}.png"))
+    images = CardImages(tmp_path)
+    assert images.get("no such key", "No Such Card") is None
+    images.get(game.card(cid).key, name)
+    images.wait()
+    found = images.get(game.card(cid).key, name)
+    assert found is not None and found.pixelColor(5, 5) == QColor("red")
+
+
+def test_new_game_dialog_builds_three_players(qtbot):
+    from app.dialogs import GameSetup, NewGameDialog
+
+    dialog = NewGameDialog(None, GameSetup(seed=9))
+    qtbot.addWidget(dialog)
+    dialog.count.setValue(3)
+    dialog.rows[2].computer.setChecked(True)
+    setup = dialog.setup()
+    assert setup.names == ["Alice", "Bob", "Carol"] and setup.computer == ["Carol"]
+    assert setup.check() is None
+    game = setup.build()
+    assert game.state.player_names == ["Alice", "Bob", "Carol"]
