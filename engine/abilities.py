@@ -33,15 +33,15 @@ FILTER_KEYS = {"type", "trait", "house", "unique", "controller", "owner", "parti
                "strength_min", "icon", "keyword", "name", "host", "moribund", "has_attachments", "influence_min"}
 COST_KEYS = {"gold", "influence", "kneel_self", "discard_self", "kill_self", "kneel_host", "power_self",
              "discard_from_hand", "kneel"}
-EFFECTS = {"kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
+EFFECTS = {"set_destination", "enable", "kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
            "discard_power", "draw", "gain_gold", "modify", "save", "cancel", "discard_at_random", "put_into_play",
            "remove_from_challenge", "take_control", "search", "script"}
 EFFECT_EXTRA = {"amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
-MODIFY_KEYS = {"target", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
+MODIFY_KEYS = {"target", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
                "remove_traits"}
 ABILITY_KEYS = {"kind", "phase", "when", "if", "limit", "cost", "choose", "effect", "then", "while", "modify",
-                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to"}
+                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to", "granted"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,8 @@ class Ability:
     attach_to: dict | None = None
     """An attachment restriction ("Lord or Lady only", ATT-01/02): the host must match."""
     text: str = ""
+    granted: bool = False
+    """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
     cannot_be_canceled: bool = False
     cannot_be_saved: bool = False
 
@@ -166,6 +168,7 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
         out.append(Ability(index=i, kind=kind, phase=phase, when=when, condition=a.get("if") or a.get("while"),
                            limit=limit, cost=dict(cost), choose=choose, effect=effects[0], then=effects[1],
                            modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
+                           granted=bool(a.get("granted")),
                            cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                            cannot_be_saved=bool(a.get("cannot_be_saved"))))
     return out

@@ -175,7 +175,8 @@ def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> Flow:
             if g.state.window is not None:
                 g.state.window.gates.append({"event": "saved", "card": cid, "player": name})
         return
-    yield from resolve_triggered(g, name, answer, target_event=ev)
+    gate = triggers.save_gate(g, name, answer, ev)
+    yield from resolve_triggered(g, name, answer, gate=gate, target_event=ev)
 
 
 def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = None,
@@ -709,11 +710,13 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     ch = Challenge(type=answer["challenge"], attacker=name, defender=answer["against"],
                    attackers=list(answer["attackers"]))
     st.challenge = ch
+    st.challenge_serial += 1
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
 
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
-        g.log(f"{name} declares a {ch.type} challenge against {ch.defender} with {names}")
+        article = "an" if ch.type == "intrigue" else "a"
+        g.log(f"{name} declares {article} {ch.type} challenge against {ch.defender} with {names}")
         g.state.window.gates.append({"event": "challenge_declared", "type": ch.type, "player": name})
         return
         yield
@@ -765,8 +768,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             return
         yield from resolution(g, ch)
     finally:
-        if not ch.resolved:
-            ch.ended = True
+        ch.ended = True  # resolved or not, nobody is attacking or defending any more
         g.expire("challenge")
 
 

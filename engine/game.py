@@ -468,6 +468,7 @@ class Game:
     # -- expiry of lasting effects ------------------------------------------------------
     def expire(self, until: str) -> None:
         self.state.effects = [e for e in self.state.effects if e.until != until]
+        self.state.granted = [x for x in self.state.granted if x["until"] != until]
 
 
 def refuse(reason: str) -> None:

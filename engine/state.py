@@ -141,6 +141,8 @@ class GameState:
     phase_serial: int = 0
     challenge_serial: int = 0
     counters: dict[str, int] = field(default_factory=dict)
+    granted: list[dict] = field(default_factory=list)
+    """Abilities enabled for a while by a card's own effect: {card, ability, player, until} (EFF-04)."""
     """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
 
     def __post_init__(self) -> None:
@@ -195,7 +197,7 @@ class GameState:
             "winner": self.winner, "log": list(self.log),
             "rng_state": _listify(self._rng.getstate()), "next_id": self.next_id,
             "phase_serial": self.phase_serial, "challenge_serial": self.challenge_serial,
-            "counters": dict(self.counters),
+            "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
         }
         if data["challenge"]:
             data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
@@ -218,7 +220,7 @@ class GameState:
             windows=[Window(**w) for w in data["windows"]], winner=data["winner"],
             log=list(data["log"]), rng_state=data["rng_state"], next_id=data["next_id"],
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
-            counters=dict(data.get("counters", {})),
+            counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
         )
 
     def digest(self) -> str:

@@ -184,7 +184,8 @@ def condition_holds(g: Game, cond: dict | None, ctx: Ctx) -> bool:
                 return False
         if key == "phase" and st.phase != want:
             return False
-        if key == "challenge_type" and (st.challenge is None or st.challenge.type != want):
+        if key == "challenge_type" and (st.challenge is None or st.challenge.ended
+                                        or st.challenge.type != want):
             return False
         if key == "you_control":
             f = dict(want)
@@ -240,7 +241,23 @@ def ability_sources(g: Game, player: str) -> list[int]:
     out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
     out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
     out += [c for c in p.hand if g.card_type(c) == "event"]
+    out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
     return out
+
+
+def is_granted(g: Game, player: str, cid: int, ab: Ability) -> bool:
+    return any(x["card"] == cid and x["ability"] == ab.index and x["player"] == player for x in g.state.granted)
+
+
+def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
+    """An event's abilities are played from hand; other cards' work in play; a granted ability works
+    wherever its card is, and only while granted."""
+    if ab.granted:
+        return is_granted(g, player, cid, ab)
+    zone = g.card(cid).zone
+    if g.card_type(cid) == "event":
+        return zone == "hand"
+    return zone != "hand"
 
 
 def limit_key(g: Game, cid: int, ab: Ability) -> str | None:
@@ -431,11 +448,8 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
     out: list[Opportunity] = []
     window = g.state.window
     for cid in ability_sources(g, player):
-        is_event = g.card_type(cid) == "event"
-        if not is_event and g.card(cid).zone == "hand":
-            continue
         for ab in abilities(g, cid):
-            if is_event != (g.card(cid).zone == "hand"):
+            if not usable_here(g, player, cid, ab):
                 continue
             if step == "action" and ab.kind != "action":
                 continue
@@ -476,6 +490,40 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
     return out
 
 
+def _checked_costs(g: Game, player: str, o: Opportunity, answer: dict, event: Any) -> dict:
+    """Costs of a save checked like any trigger (nothing to add to the answer)."""
+    pay = list(answer.get("pay") or [])
+    ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
+    kneel_pay, influence_pay = split_pay(o.ability, pay)
+    for problem in (restriction_problem(g, player, o.card, o.ability, ctx, influence=False),
+                    kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
+                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay)):
+        if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+            g.warn(player, problem)
+        elif problem:
+            raise Refused(problem)
+    return {}
+
+
+def save_gate(g: Game, player: str, answer: dict, event: Any) -> dict | None:
+    """The step-2 opportunity a save or cancel answers: for a save, the card named in ``targets``
+    (or the first card the event would remove that the ability may save)."""
+    cid = answer.get("trigger")
+    if event is None or cid not in g.state.cards:
+        return None
+    n = answer.get("ability", 1)
+    abs_ = abilities(g, cid)
+    if not isinstance(n, int) or not 1 <= n <= len(abs_):
+        return None
+    ab = abs_[n - 1]
+    ctx = Ctx(cid, player, ab, event=event)
+    gates = [gt for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+    wanted = list(answer.get("targets") or [])
+    if wanted and ab.choose is None:
+        gates = [gt for gt in gates if gt.get("card") == wanted[0]] or [None]
+    return gates[0] if gates else None
+
+
 def option_of(o: Opportunity) -> dict:
     return {"trigger": o.card, "ability": o.ability.index}
 
@@ -501,6 +549,10 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
         raise Refused(f"{player} cannot use {g.name(cid)}: it is not a card {player} controls in play or holds")
     kind_word = {"action": "an action", "response": "a response", "passive": "a passive ability (it triggers "
                  "by itself)", "constant": "a constant ability"}[ab.kind]
+    if not usable_here(g, player, cid, ab):
+        raise Refused(f"{g.name(cid)}'s ability {n} cannot be used now: "
+                      + ("it works only after the card's own effect enables it" if ab.granted else
+                         "an event is played from hand; other cards' abilities work in play"))
     if step == "action" and ab.kind != "action":
         raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not an action (TIM-13)")
     if step in ("save_cancel", "response") and ab.kind != "response":
@@ -532,6 +584,14 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     """Validate a trigger answer completely (COS-07 a-f) without changing anything."""
     o = find_opportunity(g, player, answer, step=step, event=event)
     targets = list(answer.get("targets") or [])
+    if step == "save_cancel" and o.ability.choose is None and targets:
+        # a save of "the card that would be killed": targets may name which one, if several
+        if len(targets) != 1 or save_gate(g, player, answer, event) is None or \
+                save_gate(g, player, answer, event).get("card") != targets[0]:
+            raise Refused(f"{g.name(o.card)} can save only a card that {event.name} would remove")
+        return {"trigger": o.card, "ability": o.ability.index, "targets": targets,
+                "pay": list(answer.get("pay") or []), "x": answer.get("x") or 0} | \
+            _checked_costs(g, player, o, answer, event)
     pay = list(answer.get("pay") or [])
     x = answer.get("x") or 0
     if not isinstance(x, int) or x < 0:
@@ -597,7 +657,8 @@ def _amount(e: dict, default: int = 1) -> int:
 
 
 def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
-    name = e if isinstance(e, str) else next(k for k in e if k in ("kill", "discard", "kneel", "stand",
+    name = e if isinstance(e, str) else next(k for k in e if k in ("set_destination", "enable",
+                                                                 "kill", "discard", "kneel", "stand",
                                                                  "return_to_hand", "return_to_deck",
                                                                  "claim_power", "move_power", "discard_power",
                                                                  "draw", "gain_gold", "modify", "save", "cancel",
@@ -766,6 +827,19 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
             g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({title})")
         g.state.rng.shuffle(deck)  # ZON-16
         return bool(found)
+    if name == "set_destination":
+        done = False
+        for cid in select(g, arg, ctx):  # MOR-03: changes where a moribund card goes, no removal
+            c = g.card(cid)
+            if c.moribund is not None and e.get("to") in ("dead", "discard", "hand", "deck_top", "deck_bottom"):
+                c.moribund = e["to"]
+                g.log(f"{g.name(cid)} will go to its owner's {e['to'].replace('_', ' ')} instead ({title})")
+                done = True
+        return done
+    if name == "enable":
+        g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
+                                "until": e.get("until", "phase")})
+        return True
     if name == "script":
         from engine import scripted
 
@@ -805,10 +879,8 @@ def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, s
     out = []
     for p in g.state.players:
         for cid in ability_sources(g, p.name):
-            if g.card(cid).zone == "hand":
-                continue
             for ab in abilities(g, cid):
-                if ab.kind != "passive":
+                if ab.kind != "passive" or not usable_here(g, p.name, cid, ab):
                     continue
                 for gt in gates:
                     ctx = Ctx(cid, p.name, ab, gate=gt)
@@ -841,10 +913,11 @@ def _fingerprint(g: Game) -> tuple:
     atts = tuple((a, st.cards[a].attached_to) for p in st.players for cid in p.in_play
                  for a in st.cards[cid].attachments)
     plots = tuple(p.revealed_plot for p in st.players)
+    hands = tuple(tuple(p.hand) for p in st.players)
     chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
             ch.resolved, ch.ended) if ch else None
     effects = tuple((e.target, e.stat, e.value) for e in st.effects)
-    return st.phase, chal, cards, atts, plots, effects
+    return st.phase, chal, cards, atts, plots, hands, effects
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
