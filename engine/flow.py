@@ -139,7 +139,7 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
     saves = [{"duplicate_save": cid} for cid in ev.victims
              if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
              and not ev.data.get("cannot_be_saved")]
-    saves += [triggers.option_of(o) for o in triggers.available(g, name, step="save_cancel", event=ev)]
+    saves += triggers.options(g, name, step="save_cancel", event=ev)
 
     def check(answer: dict) -> dict:
         if "duplicate_save" in answer:
@@ -314,12 +314,12 @@ def response_step(g: Game, first: str) -> Flow:
         i += 1
         if g.player(name).eliminated:
             continue
-        opps = triggers.available(g, name, step="response")
+        opts = triggers.options(g, name, step="response")
 
         def check(answer: dict, name: str = name) -> dict:
             return triggers.check_trigger(g, name, answer, step="response")
 
-        decision = Decision("response", name, "play a response", options=[triggers.option_of(o) for o in opps],
+        decision = Decision("response", name, "play a response", options=opts,
                             can_pass=True, checker=check)
         answer = yield from g.ask(decision)
         if "pass" in answer:
@@ -356,7 +356,7 @@ def player_actions(g: Game) -> Flow:
 
 def action_decision(g: Game, name: str) -> Decision:
     options = legality.marshal_options(g, name) + \
-        [triggers.option_of(o) for o in triggers.available(g, name, step="action")]
+        triggers.options(g, name, step="action")
 
     def check(answer: dict) -> dict:
         if "marshal" in answer:
@@ -378,7 +378,7 @@ def action_decision(g: Game, name: str) -> Decision:
 
     def refresh() -> None:
         decision.options = legality.marshal_options(g, name) + \
-            [triggers.option_of(o) for o in triggers.available(g, name, step="action")]
+            triggers.options(g, name, step="action")
 
     decision.refresh = refresh
     return decision

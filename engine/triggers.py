@@ -524,8 +524,59 @@ def save_gate(g: Game, player: str, answer: dict, event: Any) -> dict | None:
     return gates[0] if gates else None
 
 
-def option_of(o: Opportunity) -> dict:
-    return {"trigger": o.card, "ability": o.ability.index}
+def options(g: Game, player: str, *, step: str, event: Any = None, cap: int = 8) -> list[dict]:
+    """Complete legal answers for what ``player`` can trigger now: targets and payment filled in
+    (one answer per target, up to ``cap`` per ability), for the table and computer players."""
+    out: list[dict] = []
+    for o in available(g, player, step=step, event=event):
+        ab = o.ability
+        ctx = Ctx(o.card, player, ab, gate=o.gate, event=event)
+        pay = _payment(g, player, o.card, ab, ctx)
+        if pay is None:
+            continue
+        base = {"trigger": o.card, "ability": ab.index, "targets": [], "pay": pay, "x": 0}
+        if ab.choose is not None:
+            legal = legal_targets(g, o.card, ab, ctx)
+            count = min(ab.choose.get("count", 1), len(legal))
+            picks = [[t] for t in legal[:cap]] if count == 1 else [legal[:count]]
+            out.extend(dict(base, targets=p) for p in picks)
+        elif step == "save_cancel" and any(isinstance(e, dict) and e.get("save") in ("trigger", None)
+                                           for e in ab.effect):
+            cards = [gt["card"] for gt in save_cancel_gates(g, event)
+                     if gt.get("card") is not None and gt["event"] != "cancelable"
+                     and gate_matches(g, ab.when, gt, ctx)]
+            out.extend(dict(base, targets=[c]) for c in dict.fromkeys(cards))
+        else:
+            out.append(base)
+    return out
+
+
+def _payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | None:
+    """Cards to name in ``pay``: a kneel cost's cards first, then influence, largest first (C-25)."""
+    pay: list[int] = []
+    if "kneel" in ab.cost:
+        f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
+        n = f.pop("count", 1)
+        f["controller"], f["standing"] = "you", True
+        found = [c for c in candidates(g, f, ctx) if not (ab.cost.get("kneel_self") and c == cid)][:n]
+        if len(found) < n:
+            return None
+        pay += found
+    need = ab.cost.get("influence", 0)
+    if need:
+        givers = sorted((c for c in g.in_play_cards(player) + [g.player(player).house_card]
+                         if c is not None and not g.card(c).kneeling and g.defn(c).influence > 0
+                         and c not in pay and not (ab.cost.get("kneel_self") and c == cid)),
+                        key=lambda c: -g.defn(c).influence)
+        total = 0
+        for c in givers:
+            if total >= need:
+                break
+            pay.append(c)
+            total += g.defn(c).influence
+        if total < need:
+            return None
+    return pay
 
 
 SOFT_PROBLEMS = ("gold:", "influence:")
