@@ -193,9 +193,22 @@ class Game:
         return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
                             "remove_icons", ("military", "intrigue", "power"))
 
+    def is_blank(self, card_id: int) -> bool:
+        """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
+        gold, influence and initiative icons are gone; traits, icons and gained text stay."""
+        if any(e.target == card_id and e.stat == "blank" for e in self.state.effects):
+            return True
+        return any(m.get("blank") for m in self._constants(card_id))
+
     def keywords(self, card_id: int) -> set[str]:
-        return self._netted(card_id, set(self.defn(card_id).keywords), "keyword+", "keyword-",
-                            "add_keywords", "remove_keywords")
+        printed = set() if self.is_blank(card_id) else set(self.defn(card_id).keywords)
+        return self._netted(card_id, printed, "keyword+", "keyword-", "add_keywords", "remove_keywords")
+
+    def bonus(self, card_id: int, what: str) -> int:
+        """A card's income, initiative or influence icon (0 when its text box is blank)."""
+        if self.card(card_id).facedown or self.is_blank(card_id):
+            return 0
+        return getattr(self.defn(card_id), what)
 
     def traits(self, card_id: int) -> set[str]:
         return self._netted(card_id, set(self.defn(card_id).traits), "trait+", "trait-", "add_traits",
@@ -218,17 +231,15 @@ class Game:
         """Revealed plot initiative plus bonuses of cards the player controls, kneeling too (PLT-06)."""
         p = self.player(name)
         total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
-        total += self.defn(p.house_card).initiative if p.house_card is not None else 0
-        return total + sum(self.defn(c).initiative for c in self.in_play_cards(name)
-                           if not self.card(c).facedown)
+        total += self.bonus(p.house_card, "initiative") if p.house_card is not None else 0
+        return total + sum(self.bonus(c, "initiative") for c in self.in_play_cards(name))
 
     def income(self, name: str) -> int:
         """Plot income plus income bonuses of cards the player controls, kneeling too (MAR-02)."""
         p = self.player(name)
         total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
-        total += self.defn(p.house_card).income if p.house_card is not None else 0
-        return total + sum(self.defn(c).income for c in self.in_play_cards(name)
-                           if not self.card(c).facedown)
+        total += self.bonus(p.house_card, "income") if p.house_card is not None else 0
+        return total + sum(self.bonus(c, "income") for c in self.in_play_cards(name))
 
     def claim(self, name: str) -> int:
         p = self.player(name)

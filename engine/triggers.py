@@ -26,6 +26,8 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     cache = g.__dict__.setdefault("_abilities", {})
     if d.key not in cache:
         cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+    if cache[d.key] and not g.__dict__.get("_in_constants") and g.is_blank(cid):
+        return []  # a blank text box has no printed abilities (EFF-03)
     return cache[d.key]
 
 
@@ -314,8 +316,7 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
             return f"{title}: {player} has no standing card to kneel for its cost"
     need = ab.cost.get("influence", 0)
     if need and influence:
-        available = sum(g.defn(i).influence for i in g.in_play_cards(player)
-                        if not g.card(i).kneeling and g.defn(i).influence > 0)
+        available = sum(g.bonus(i, "influence") for i in g.in_play_cards(player) if not g.card(i).kneeling)
         if available < need:
             return f"influence: {title} needs {need}; {player} has only {available} standing influence"
     return None
@@ -334,9 +335,9 @@ def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
             return f"influence: {g.name(cid)} is not a card {player} controls in play (COS-05)"
         if c.kneeling:
             return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence"
-        if g.defn(cid).influence <= 0:
+        if g.bonus(cid, "influence") <= 0:
             return f"influence: {g.name(cid)} provides no influence"
-        total += g.defn(cid).influence
+        total += g.bonus(cid, "influence")
     if total < need:
         return f"influence: {need} needed, {total} knelt"
     return None
@@ -565,15 +566,15 @@ def _payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | No
     need = ab.cost.get("influence", 0)
     if need:
         givers = sorted((c for c in g.in_play_cards(player) + [g.player(player).house_card]
-                         if c is not None and not g.card(c).kneeling and g.defn(c).influence > 0
+                         if c is not None and not g.card(c).kneeling and g.bonus(c, "influence") > 0
                          and c not in pay and not (ab.cost.get("kneel_self") and c == cid)),
-                        key=lambda c: -g.defn(c).influence)
+                        key=lambda c: -g.bonus(c, "influence"))
         total = 0
         for c in givers:
             if total >= need:
                 break
             pay.append(c)
-            total += g.defn(c).influence
+            total += g.bonus(c, "influence")
         if total < need:
             return None
     return pay
@@ -800,6 +801,8 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
             done = True
             if e.get("strength"):
                 g.state.effects.append(Effect(cid, "strength", int(e["strength"]), until, ctx.source))
+            if e.get("blank"):
+                g.state.effects.append(Effect(cid, "blank", True, until, ctx.source))
             for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                               ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                               ("remove_traits", "trait-")):
@@ -899,7 +902,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
 
 
 def _describe_modify(e: dict) -> str:
-    parts = []
+    parts = ["loses its text box"] if e.get("blank") else []
     if e.get("strength"):
         parts.append(f"{int(e['strength']):+d} STR")
     for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
