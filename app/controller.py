@@ -522,10 +522,14 @@ class TableController(QObject):
         """Trigger a card ability offered by the engine: the picks are its targets, ``pay`` the
         cards knelt for its costs (influence)."""
         answer = {"trigger": option["trigger"], "ability": option.get("ability", 1)}
-        if self.ability(option).get("choose") is not None or self.selection:
+        if self.selection:
             answer["targets"] = list(self.selection)
+        elif option.get("targets"):
+            answer["targets"] = list(option["targets"])  # nothing picked: the engine's first legal target
         if pay:
             answer["pay"] = list(pay)
+        elif option.get("pay") and not self.influence_needed(option):
+            answer["pay"] = list(option["pay"])  # a kneel cost's cards, as the engine suggests
         return self.submit(answer)
 
     def influence_sources(self, player: str | None = None) -> list[tuple[int, str, int]]:

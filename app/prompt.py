@@ -361,6 +361,9 @@ class PromptBar(QFrame):
         ctl = self.controller
         g = ctl.game
         cid = opt["trigger"]
+        key = f"trigger-{cid}-{opt.get('ability', 1)}"
+        if key in self.buttons:
+            return  # the engine lists one option per target; one button per ability is enough
         title = g.name(cid) if cid in g.state.cards else str(cid)
         verb = "Play" if g.defn(cid).type == "event" else "Trigger"
         n = len(g.defn(cid).abilities)

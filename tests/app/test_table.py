@@ -201,6 +201,7 @@ def test_a_whole_game_to_a_winner_through_the_ui(table, qtbot):
     assert "Game over" in window.prompt.ask.text()
     assert entered == len(game.history) > 50
     assert not any("free" in answer for _, answer in game.history)  # enforce mode: only answers
+    assert any("trigger" in answer for _, answer in game.history)  # card abilities, through the UI
 
 
 def test_the_smoke_command_plays_and_saves_a_screenshot(tmp_path):
