@@ -141,12 +141,13 @@ class GameLog(QTextBrowser):
         """Which card names to link (the game's pool): longest names first so none is cut short."""
         self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
         names = sorted(names_to_keys, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(html.escape(n)) for n in names)) if names else None
+        self._pattern = re.compile("|".join(re.escape(html.escape(n, quote=False)) for n in names)) if names else None
         self.clear()
         self._shown = 0
 
     def _link(self, line: str) -> str:
-        text = html.escape(line)
+        # quote=False: Qt's rich text shows "&#x27;" literally, and quotes need no escaping here
+        text = html.escape(line, quote=False)
         if self._pattern is None:
             return text
 
@@ -161,7 +162,7 @@ class GameLog(QTextBrowser):
         """The key of the first card named in a log line, if any."""
         if self._pattern is None:
             return None
-        m = self._pattern.search(html.escape(line))
+        m = self._pattern.search(html.escape(line, quote=False))
         return self._keys.get(html.unescape(m.group(0)).casefold()) if m else None
 
     def sync(self, lines: list[str]) -> None:

@@ -341,3 +341,11 @@ def test_new_game_dialog_builds_three_players(qtbot):
     assert setup.check() is None
     game = setup.build()
     assert game.state.player_names == ["Alice", "Bob", "Carol"]
+
+
+def test_log_shows_apostrophes_as_written(table, qtbot):
+    window, ui = table(seed=3)
+    lines = list(ui.game.state.log) + ["R1 challenges: Alice moves 1 power from Bob's House for power claim"]
+    window.log.sync(lines)
+    assert "Bob's House" in window.log.toPlainText()
+    assert "&#x27;" not in window.log.toPlainText()
