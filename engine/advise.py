@@ -162,5 +162,5 @@ def apply_free_move(game: Game, player: str, move: dict) -> None:
         n = game.draw(move["draw"], int(move.get("count", 1)), by_effect=True, enforce_cap=False)
         game.log(f"{move['draw']} draws {n} card{'s' if n != 1 else ''}")
     elif "shuffle" in move:
-        st.rng.shuffle(game.player(move["shuffle"]).deck)
+        st.rng.shuffle(game.player(move["shuffle"]).deck)  # the player asked for it
         game.log(f"{move['shuffle']} shuffles the deck")

@@ -188,7 +188,8 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     ctx = triggers.Ctx(cid, player, ab, targets=list(answer.get("targets") or []), gate=gate)
     source_class = "event" if g.card_type(cid) == "event" else g.card_type(cid)
     ev = Event(f"{player}'s {title}", data={"source": cid, "player": player, "source_class": source_class,
-                                            "cannot_be_canceled": ab.cannot_be_canceled,
+                                            # ZON-05: an agenda's effects cannot be canceled
+                                            "cannot_be_canceled": ab.cannot_be_canceled or source_class == "agenda",
                                             "cannot_be_saved": ab.cannot_be_saved})
     ctx.event = target_event if ab.is_save_or_cancel else ev
 
@@ -280,7 +281,8 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     ctx = triggers.Ctx(cid, owner, ab, gate=gate)
     ev = Event(f"{g.name(cid)}'s passive ability", data={"source": cid, "player": owner,
                                                          "source_class": g.card_type(cid),
-                                                         "cannot_be_canceled": ab.cannot_be_canceled,
+                                                         "cannot_be_canceled": ab.cannot_be_canceled
+                                                         or g.card_type(cid) == "agenda",
                                                          "cannot_be_saved": ab.cannot_be_saved})
     ctx.event = ev
     if ab.choose is not None:

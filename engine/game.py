@@ -159,6 +159,9 @@ class Game:
         return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
 
     def card_type(self, card_id: int) -> str:
+        """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
+        if self.state.cards[card_id].zone == "attached":
+            return "attachment"
         return self.defn(card_id).type
 
     def _constants(self, card_id: int) -> list[dict]:
@@ -193,11 +196,17 @@ class Game:
         return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
                             "remove_icons", ("military", "intrigue", "power"))
 
+    def is_facedown_attachment(self, card_id: int) -> bool:
+        c = self.state.cards[card_id]
+        return c.facedown and c.zone == "attached" and self.state.phase != "setup"
+
     def is_blank(self, card_id: int) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
         if any(e.target == card_id and e.stat == "blank" for e in self.state.effects):
             return True
+        if self.is_facedown_attachment(card_id):
+            return True  # ATT-04: no traits, no abilities, no type but attachment
         return any(m.get("blank") for m in self._constants(card_id))
 
     def keywords(self, card_id: int) -> set[str]:
@@ -211,8 +220,8 @@ class Game:
         return getattr(self.defn(card_id), what)
 
     def traits(self, card_id: int) -> set[str]:
-        return self._netted(card_id, set(self.defn(card_id).traits), "trait+", "trait-", "add_traits",
-                            "remove_traits")
+        printed = set() if self.is_facedown_attachment(card_id) else set(self.defn(card_id).traits)
+        return self._netted(card_id, printed, "trait+", "trait-", "add_traits", "remove_traits")
 
     def has_keyword(self, card_id: int, keyword: str) -> bool:
         return keyword in self.keywords(card_id)
@@ -340,6 +349,11 @@ class Game:
             if by_effect:
                 p.drawn_this_round += 1
         return drawn
+
+    def shuffle_deck(self, name: str) -> None:
+        """Shuffle a player's deck with the game's RNG (not in a scenario with ``shuffle: false``)."""
+        if self.state.shuffle:
+            self.state.rng.shuffle(self.player(name).deck)
 
     def leave_play(self, cid: int, destination: str) -> None:
         """A card physically leaves play: attachments and duplicates to their owners' discard piles,

@@ -61,8 +61,8 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
-    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # e.g. a +1 gold penalty
-    return base + g.gold_penalty(name, cid) + extra
+    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # +1 penalty; negative: reducer
+    return max(0, base + g.gold_penalty(name, cid) + extra)  # a reduced cost never goes below 0
 
 
 def attach_problem(g: Game, cid: int, host: int | None) -> str | None:

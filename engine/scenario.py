@@ -179,9 +179,10 @@ class _Loader:
         st.first_player = fp
         for n in names:
             self._player(n, players[n], houses[n][1], names)
-        if start.get("shuffle", False):
-            for p in st.players:
-                st.rng.shuffle(p.deck)
+        shuffle = start.get("shuffle", False)
+        if not isinstance(shuffle, bool):
+            raise ScenarioError(0, f"start.shuffle: expected true or false, got {shuffle!r}")
+        st.shuffle = shuffle  # decks are shuffled where the rules shuffle, and only then
         pool = dict(b.pool)
         game = Game(st, pool, options, start_phase=phase,
                     setup_spec={"scenario": self.path})

@@ -141,6 +141,9 @@ class GameState:
     phase_serial: int = 0
     challenge_serial: int = 0
     counters: dict[str, int] = field(default_factory=dict)
+    shuffle: bool = True
+    """Decks are shuffled where the rules shuffle (searches); a scenario with ``shuffle: false``
+    keeps its decks in the listed order."""
     granted: list[dict] = field(default_factory=list)
     """Abilities enabled for a while by a card's own effect: {card, ability, player, until} (EFF-04)."""
     """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
@@ -198,6 +201,7 @@ class GameState:
             "rng_state": _listify(self._rng.getstate()), "next_id": self.next_id,
             "phase_serial": self.phase_serial, "challenge_serial": self.challenge_serial,
             "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
+            "shuffle": self.shuffle,
         }
         if data["challenge"]:
             data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
@@ -221,6 +225,7 @@ class GameState:
             log=list(data["log"]), rng_state=data["rng_state"], next_id=data["next_id"],
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
             counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
+            shuffle=data.get("shuffle", True),
         )
 
     def digest(self) -> str:

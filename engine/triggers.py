@@ -47,15 +47,19 @@ class Ctx:
 # Filters, selectors, conditions
 # ---------------------------------------------------------------------------
 
-def immune_to(g: Game, cid: int, source: int) -> bool:
-    """IMM-01/05: a card is immune to effects of the types it names, never to its own."""
+def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
+    """IMM-01/05: a card is immune to effects of the types it names, never to its own.
+    "Triggered effects" are actions and responses, not passives or constants (EFF-01)."""
     if cid == source:
         return False
     imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
     if not imm:
         return False
     cls = SOURCE_CLASS.get(g.card_type(source), "")
-    return bool(imm & {cls, "card effects", "triggered effects", "all"})
+    covered = {cls, "card effects", "all"}
+    if kind in (None, "action", "response"):
+        covered.add("triggered effects")
+    return bool(imm & covered)
 
 
 def in_challenge(g: Game, cid: int) -> str | None:
@@ -396,7 +400,7 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
     for t in candidates(g, ab.choose, ctx):
-        if immune_to(g, t, cid):
+        if immune_to(g, t, cid, ab.kind):
             continue  # IMM-03
         if removes and g.card(t).moribund is not None:
             continue  # MOR-03
@@ -701,6 +705,7 @@ def execute(g: Game, effects: tuple, ctx: Ctx) -> bool:
     ok = True
     for e in effects:
         ok = _execute_one(g, e, ctx) and ok
+    g.discard_illegal_attachments()  # ATT-02: at once, not at step 6
     return ok
 
 
@@ -725,7 +730,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                 "return_to_deck": "deck_bottom" if e.get("bottom") else "deck_top"}[name]
         done = False
         for cid in select(g, arg, ctx):
-            if cid in saved or immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+            if cid in saved or immune_to(g, cid, ctx.source, ctx.ability.kind if ctx.ability else None) and cid not in ctx.targets:
                 continue
             if g.card(cid).zone not in ("in_play", "attached"):
                 continue
@@ -743,7 +748,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
     if name in ("kneel", "stand"):
         done = False
         for cid in select(g, arg, ctx):
-            if immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+            if immune_to(g, cid, ctx.source, ctx.ability.kind if ctx.ability else None) and cid not in ctx.targets:
                 continue
             if g.card(cid).kneeling != (name == "kneel"):
                 g.card(cid).kneeling = name == "kneel"
@@ -796,7 +801,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
         until = e.get("until", "phase")
         done = False
         for cid in select(g, arg, ctx):
-            if immune_to(g, cid, ctx.source) and cid not in ctx.targets:
+            if immune_to(g, cid, ctx.source, ctx.ability.kind if ctx.ability else None) and cid not in ctx.targets:
                 continue
             done = True
             if e.get("strength"):
@@ -879,7 +884,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
         if found:
             g.move_to_pile(found[0], "hand")
             g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({title})")
-        g.state.rng.shuffle(deck)  # ZON-16
+        g.shuffle_deck(ctx.player)  # ZON-16
         return bool(found)
     if name == "set_destination":
         done = False
@@ -996,7 +1001,8 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
                     if not condition_holds(g, ab.condition, ctx):
                         continue
                     for t in select(g, ab.modify.get("target", "self"), ctx):
-                        mods.setdefault(t, []).append(ab.modify)
+                        if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
+                            mods.setdefault(t, []).append(ab.modify)
         finally:
             g.__dict__["_in_constants"] = False
         cached = (key, mods)
