@@ -38,10 +38,12 @@ EFFECTS = {"set_destination", "enable", "kill", "discard", "kneel", "stand", "re
            "remove_from_challenge", "take_control", "search", "script"}
 EFFECT_EXTRA = {"blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
-MODIFY_KEYS = {"target", "blank", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
+MODIFY_KEYS = {"target", "gain", "blank", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
                "remove_traits"}
 ABILITY_KEYS = {"kind", "phase", "when", "if", "limit", "cost", "choose", "effect", "then", "while", "modify",
-                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to", "granted"}
+                "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to", "granted", "prohibit",
+                "control_host"}
+PROHIBITIONS = ("claim_house_power", "challenges")
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,11 @@ class Ability:
     attach_to: dict | None = None
     """An attachment restriction ("Lord or Lady only", ATT-01/02): the host must match."""
     text: str = ""
+    prohibit: dict | None = None
+    """A player restriction (GEN-01, ZON-08): {what: claim_house_power | challenges, max: N,
+    player: you | opponent | each}."""
+    control_host: bool = False
+    """An attachment whose controller controls the attached character while attached (CTL-02)."""
     granted: bool = False
     """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
     cannot_be_canceled: bool = False
@@ -162,13 +169,25 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
             if unknown_mod:
                 raise _err(f"unknown key '{sorted(unknown_mod)[0]}' in modify", source, where + ".modify",
                            f"modify takes {', '.join(sorted(MODIFY_KEYS))}")
-        if kind == "constant" and not isinstance(modify, dict) and attach_to is None:
-            raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}' or 'attach_to: FILTER'",
-                       source, where)
+            if "gain" in modify:
+                if not isinstance(modify["gain"], list):
+                    raise _err("gain is a list of abilities", source, where + ".modify.gain")
+                parse_abilities(tuple(modify["gain"]), source)  # EFF-03: gained abilities are checked too
+        prohibit = a.get("prohibit")
+        if prohibit is not None:
+            if not isinstance(prohibit, dict) or prohibit.get("what") not in PROHIBITIONS or \
+                    prohibit.get("player", "you") not in ("you", "opponent", "each"):
+                raise _err(f"prohibit is {{what: {' | '.join(PROHIBITIONS)}, max: N, player: you | opponent | each}}",
+                           source, where + ".prohibit")
+        control_host = bool(a.get("control_host"))
+        if kind == "constant" and not isinstance(modify, dict) and attach_to is None and prohibit is None \
+                and not control_host:
+            raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
+                       "'prohibit: {...}' or 'control_host: true'", source, where)
         out.append(Ability(index=i, kind=kind, phase=phase, when=when, condition=a.get("if") or a.get("while"),
                            limit=limit, cost=dict(cost), choose=choose, effect=effects[0], then=effects[1],
                            modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
-                           granted=bool(a.get("granted")),
+                           granted=bool(a.get("granted")), prohibit=prohibit, control_host=control_host,
                            cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                            cannot_be_saved=bool(a.get("cannot_be_saved"))))
     return out

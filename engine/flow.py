@@ -416,6 +416,10 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.attach(cid, host, name)
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} onto {g.name(host)} ({ev.data['cost']} gold)")
+            if any(ab.control_host for ab in triggers.abilities(g, cid)) and \
+                    not triggers.control_problem(g, name, host):
+                g.set_controller(host, name)  # CTL-02: for as long as it stays attached
+                g.log(f"{name} takes control of {g.name(host)}")
         else:
             g.put_in_play(cid, name)
             g.card(cid).x = x

@@ -355,10 +355,35 @@ class Game:
         if self.state.shuffle:
             self.state.rng.shuffle(self.player(name).deck)
 
+    def set_controller(self, cid: int, name: str) -> None:
+        """Move a card in play to another player's control (CTL-01: duplicates go with it)."""
+        c = self.card(cid)
+        if c.zone != "in_play" or c.controller == name:
+            return
+        self.player(c.controller).in_play.remove(cid)
+        c.controller = name
+        for dup in c.duplicates:
+            self.card(dup).controller = name
+        self.player(name).in_play.append(cid)
+        self.update_challenge_participants()  # CHL-09: it leaves the challenge at once
+
+    def _release_control(self, attachment: int) -> None:
+        """CTL-02: control granted by an attachment ends when the attachment leaves play."""
+        from engine import triggers
+
+        host = self.card(attachment).attached_to
+        if host is None or not any(ab.control_host for ab in triggers.abilities(self, attachment)):
+            return
+        if self.card(host).zone == "in_play" and self.card(host).controller != self.card(host).owner:
+            self.set_controller(host, self.card(host).owner)
+            self.log(f"{self.name(host)} returns to {self.card(host).owner}'s control")
+
     def leave_play(self, cid: int, destination: str) -> None:
         """A card physically leaves play: attachments and duplicates to their owners' discard piles,
         power back to the pool, lasting effects on it end (MOR-07, ATT-03, UNQ-10)."""
         c = self.card(cid)
+        if c.zone == "attached":
+            self._release_control(cid)
         for aid in list(c.attachments) + list(c.duplicates):
             if self.card(aid).moribund is None or self.card(aid).zone == "duplicate":
                 self.move_to_pile(aid, "discard")
@@ -425,6 +450,12 @@ class Game:
     # -- power, victory, elimination -----------------------------------------------
     def claim_house_power(self, name: str, amount: int) -> None:
         if amount <= 0:
+            return
+        from engine import triggers
+
+        stop = triggers.prohibited(self, name, "claim_house_power")
+        if stop is not None:  # ZON-08: this stops claiming, never moving power
+            self.log(f"{name} cannot claim power for House ({self.name(stop[0])})")
             return
         self.card(self.player(name).house_card).power += amount
         self.check_victory()

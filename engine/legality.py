@@ -289,6 +289,13 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power"
     if ctype in p.challenges_made:
         return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
+    from engine import triggers
+
+    stop = triggers.prohibited(g, name, "challenges")
+    if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
+        n = int(stop[1].get("max", 0))
+        return (f"{name} cannot initiate more than {n} challenge{'s' if n != 1 else ''} this round "
+                f"({g.name(stop[0])}, GEN-01)")
     opponents = g.opponents(name)
     if against is None and len(opponents) == 1:
         against = opponents[0]

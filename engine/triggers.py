@@ -26,9 +26,49 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     cache = g.__dict__.setdefault("_abilities", {})
     if d.key not in cache:
         cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
-    if cache[d.key] and not g.__dict__.get("_in_constants") and g.is_blank(cid):
-        return []  # a blank text box has no printed abilities (EFF-03)
-    return cache[d.key]
+    printed = cache[d.key]
+    if printed and not g.__dict__.get("_in_constants") and g.is_blank(cid):
+        printed = []  # a blank text box has no printed abilities (EFF-03)
+    gained = [] if g.__dict__.get("_in_constants") else _gained(g, cid, len(cache[d.key]))
+    return printed + gained if gained else printed
+
+
+def _gained(g: Game, cid: int, start: int) -> list[Ability]:
+    """Abilities a card gains from constants (EFF-03): numbered after its printed ones."""
+    raw = [a for m in g._constants(cid) for a in (m.get("gain") or [])]
+    if not raw:
+        return []
+    from dataclasses import replace
+
+    cache = g.__dict__.setdefault("_gained_abilities", {})
+    key = tuple(id(a) for a in raw)
+    if key not in cache:
+        cache[key] = parse_abilities(tuple(raw))
+    return [replace(ab, index=start + i + 1) for i, ab in enumerate(cache[key])]
+
+
+def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
+    """A player restriction in play that applies to ``player`` (GEN-01): (source card, prohibit)."""
+    keys = g.__dict__.get("_prohibit_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("prohibit")
+                                                       for a in d.abilities)}
+        g._prohibit_keys = keys
+    if not keys:
+        return None
+    for cid, c in g.state.cards.items():
+        if c.key not in keys or c.zone not in ("in_play", "attached", "house", "agenda", "revealed_plot") \
+                or c.facedown:
+            continue
+        for ab in abilities(g, cid):
+            p = ab.prohibit
+            if p is None or p["what"] != what:
+                continue
+            who = p.get("player", "you")
+            if who == "each" or (who == "you") == (c.controller == player):
+                if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+                    return cid, p
+    return None
 
 
 @dataclass
@@ -870,11 +910,8 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
         for cid in select(g, arg, ctx):
             c = g.card(cid)
             if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
-                g.player(c.controller).in_play.remove(cid)
-                c.controller = ctx.player
-                g.player(ctx.player).in_play.append(cid)
+                g.set_controller(cid, ctx.player)
                 g.log(f"{ctx.player} takes control of {g.name(cid)} ({title})")
-                g.update_challenge_participants()  # CHL-09: it leaves the challenge at once
                 done = True
         return done
     if name == "search":
