@@ -200,14 +200,15 @@ class Game:
         c = self.state.cards[card_id]
         return c.facedown and c.zone == "attached" and self.state.phase != "setup"
 
-    def is_blank(self, card_id: int) -> bool:
+    def is_blank(self, card_id: int, constants: list[dict] | None = None) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
         if any(e.target == card_id and e.stat == "blank" for e in self.state.effects):
             return True
         if self.is_facedown_attachment(card_id):
             return True  # ATT-04: no traits, no abilities, no type but attachment
-        return any(m.get("blank") for m in self._constants(card_id))
+        mods = self._constants(card_id) if constants is None else constants
+        return any(m.get("blank") for m in mods)
 
     def keywords(self, card_id: int) -> set[str]:
         printed = set() if self.is_blank(card_id) else set(self.defn(card_id).keywords)

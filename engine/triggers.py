@@ -27,15 +27,34 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     if d.key not in cache:
         cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
     printed = cache[d.key]
-    if printed and not g.__dict__.get("_in_constants") and g.is_blank(cid):
+    if g.__dict__.get("_in_constants"):
+        return printed
+    if not text_modifiers_exist(g):
+        if printed and (g.is_facedown_attachment(cid) or
+                        any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
+            return []
+        return printed
+    mods = g._constants(cid)
+    if printed and g.is_blank(cid, mods):
         printed = []  # a blank text box has no printed abilities (EFF-03)
-    gained = [] if g.__dict__.get("_in_constants") else _gained(g, cid, len(cache[d.key]))
+    gained = _gained(g, mods, len(cache[d.key]))
     return printed + gained if gained else printed
 
 
-def _gained(g: Game, cid: int, start: int) -> list[Ability]:
+def text_modifiers_exist(g: Game) -> bool:
+    """Whether any card in the pool can blank a text box or grant abilities through a constant."""
+    found = g.__dict__.get("_text_mods")
+    if found is None:
+        found = any(isinstance(a, dict) and isinstance(a.get("modify"), dict)
+                    and ("gain" in a["modify"] or "blank" in a["modify"])
+                    for d in g.pool.values() for a in d.abilities)
+        g._text_mods = found
+    return found
+
+
+def _gained(g: Game, mods: list[dict], start: int) -> list[Ability]:
     """Abilities a card gains from constants (EFF-03): numbered after its printed ones."""
-    raw = [a for m in g._constants(cid) for a in (m.get("gain") or [])]
+    raw = [a for m in mods for a in (m.get("gain") or [])]
     if not raw:
         return []
     from dataclasses import replace
@@ -985,15 +1004,18 @@ def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, s
     return out
 
 
-def _constant_sources(g: Game) -> list[tuple[int, str]]:
-    """(card, controller) for every card in play whose definition has a constant ability."""
+def _constant_keys(g: Game) -> set[str]:
     keys = g.__dict__.get("_constant_keys")
     if keys is None:
         keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("kind") == "constant"
                                                        and a.get("modify") for a in d.abilities)}
         g._constant_keys = keys
-    if not keys:
-        return []
+    return keys
+
+
+def _constant_sources(g: Game) -> list[tuple[int, str]]:
+    """(card, controller) for every card in play whose definition has a constant ability."""
+    keys = _constant_keys(g)
     return [(cid, c.controller) for cid, c in g.state.cards.items()
             if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
             and not c.facedown]
@@ -1021,12 +1043,12 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
     changes, EFF-06). The whole map is cached against a fingerprint of the table."""
     if g.__dict__.get("_in_constants"):
         return []  # a constant that reads a derived value does not see constants (GEN-06 guard)
-    sources = _constant_sources(g)
-    if not sources:
+    if not _constant_keys(g):
         return []
     key = _fingerprint(g)
     cached = g.__dict__.get("_constant_cache")
     if cached is None or cached[0] != key:
+        sources = _constant_sources(g)
         g.__dict__["_in_constants"] = True
         try:
             mods: dict[int, list[dict]] = {}
