@@ -463,6 +463,12 @@ class PromptBar(QFrame):
 
     def _build_choose(self, d) -> None:
         ctl = self.controller
+        words = [c for c in d.choices if isinstance(c, str)]
+        if words:  # not cards: e.g. where a card removed in two ways at once goes (MOR-06)
+            for w in words:
+                label = {"dead": "Dead pile", "discard": "Discard pile", "hand": "Hand", "deck": "Deck"}.get(w, w)
+                self._button(f"choose-{w}", label, lambda w=w: ctl.submit({"choose": [w]}), primary=True)
+            return
         self._offer_off_table(d)
         need = str(d.min_count) if d.min_count == d.max_count else f"{d.min_count}\u2013{d.max_count}"
         self.picks.setText(f"Click {need} of the outlined cards: {self._names(ctl.selection)}")

@@ -207,13 +207,27 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
         yield
 
     def execute(g: Game, ev: Event) -> Flow:
+        yield from settle_destinations(g, ab.effect, ctx)
         if triggers.execute(g, ab.effect, ctx) and ab.then:
+            yield from settle_destinations(g, ab.then, ctx)
             triggers.execute(g, ab.then, ctx)
-        return
-        yield
 
     ev.initiate, ev.execute = initiate, execute
     return ev
+
+
+def settle_destinations(g: Game, effects: tuple, ctx) -> Flow:
+    """MOR-06: a card killed, discarded and/or returned at the same moment goes to one place, which
+    the first player chooses; only that removal happens, and only its triggers fire (C-23)."""
+    for cid, dests in triggers.conflicting_removals(g, effects, ctx).items():
+        words = sorted(dests)
+        decision = Decision("choose", g.first_player,
+                            f"{g.name(cid)} is removed in more than one way at once: choose where it goes",
+                            choices=words, min_count=1, max_count=1,
+                            checker=legality.selection_checker(g, words, 1, 1, " or ".join(words)),
+                            context={"card": cid, "destinations": words})
+        answer = yield from g.ask(decision)
+        ctx.destinations[cid] = answer["choose"][0]
 
 
 def resolve_triggered(g: Game, player: str, answer: dict, *, gate: dict | None = None,

@@ -44,6 +44,7 @@ EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eli
                "drawn_this_round", "limited_played", "zone", "kneeling", "strength", "icons", "keywords", "traits",
                "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log"}
 CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "winner", "unopposed"}
+DESTINATIONS = {"dead", "discard", "hand", "deck"}
 ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
               "revealed_plot"}
 
@@ -345,6 +346,8 @@ class _Refs:
         return [self.card(r, key) for r in refs]
 
     def card_or_player(self, ref: Any, key: str) -> Any:
+        if ref in DESTINATIONS and f"name:{ref}" not in self.labels and ref not in self.labels:
+            return ref  # an extension: where a card goes, when the first player chooses (MOR-06)
         return ref if ref in self.players else self.card(ref, key)
 
 

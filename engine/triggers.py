@@ -100,6 +100,8 @@ class Ctx:
     targets: list = field(default_factory=list)
     gate: dict | None = None
     event: Any = None
+    destinations: dict = field(default_factory=dict)
+    """MOR-06: where the first player chose to send a card removed in several ways at once."""
 
 
 # ---------------------------------------------------------------------------
@@ -785,12 +787,15 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
     saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
     title = g.name(ctx.source)
     if name in ("kill", "discard", "return_to_hand", "return_to_deck"):
-        dest = {"kill": "dead", "discard": "discard", "return_to_hand": "hand",
-                "return_to_deck": "deck_bottom" if e.get("bottom") else "deck_top"}[name]
+        dest = REMOVAL_WORD[name] if name != "return_to_deck" else ("deck_bottom" if e.get("bottom") else
+                                                                     "deck_top")
         done = False
         for cid in select(g, arg, ctx):
             if cid in saved or immune_to(g, cid, ctx.source, ctx.ability.kind if ctx.ability else None) and cid not in ctx.targets:
                 continue
+            chosen = ctx.destinations.get(cid)
+            if chosen is not None and chosen != REMOVAL_WORD.get(name, "deck"):
+                continue  # MOR-06: the first player sent it elsewhere
             if g.card(cid).zone not in ("in_play", "attached"):
                 continue
             if g.remove(cid, dest):
@@ -971,6 +976,25 @@ def _describe_modify(e: dict) -> str:
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
     return ", ".join(parts) or "is modified"
+
+
+REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
+
+
+def conflicting_removals(g: Game, effects: tuple, ctx: Ctx) -> dict[int, set[str]]:
+    """Cards that one resolution would remove in more than one way at the same moment (MOR-06)."""
+    found: dict[int, set[str]] = {}
+    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    for e in effects:
+        if not isinstance(e, dict):
+            continue
+        for name, word in REMOVAL_WORD.items():
+            if name in e:
+                for cid in select(g, e[name], ctx):
+                    c = g.card(cid)
+                    if c.zone in ("in_play", "attached") and c.moribund is None and cid not in saved:
+                        found.setdefault(cid, set()).add(word)
+    return {cid: ways for cid, ways in found.items() if len(ways) > 1}
 
 
 def victims_of(g: Game, ab: Ability, ctx: Ctx) -> tuple[list[int], str]:
