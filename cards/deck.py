@@ -35,6 +35,7 @@ from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from cards.errors import DataError
+from cards.files import read_bytes
 from cards.model import HOUSE_DECK_TYPES, HOUSES, CardDef, CardPool
 
 FORMATS = ("o8d", "text", "builder")
@@ -97,12 +98,7 @@ class Problem:
 def read_deck(path: str | Path, pool: CardPool) -> Deck:
     """Read a deck file in any of the three formats; bad input raises ``DataError``."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError(f"cannot read the deck file: {err.strerror or err}", file=str(path),
-                        hint="check the path and permissions") from None
-    text = _decode(raw, str(path))
+    text = _decode(read_bytes(path, "the deck file"), str(path))
     return parse_deck_text(text, pool, str(path), xml=path.suffix.lower() in (".o8d", ".xml"))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from cards.errors import DataError
+from cards.files import read_utf8
 
 
 class LineDict(dict):
@@ -84,16 +85,4 @@ def load_yaml_text(text: str, file: str = "<text>") -> Any:
 
 def load_yaml_file(path: str | Path) -> Any:
     """Read and parse a YAML file; unreadable, non-UTF-8 or malformed files raise ``DataError``."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError(f"cannot read the file: {err.strerror or err}", file=str(path),
-                        hint="check the path and permissions") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise DataError(f"not UTF-8 text (byte {err.start})", file=str(path), line=line,
-                        hint="save the file as UTF-8") from None
-    return load_yaml_text(text, str(path))
+    return load_yaml_text(read_utf8(path), str(path))

@@ -15,7 +15,6 @@ from engine.game import Flow, Game
 from engine.state import CHALLENGE_TYPES, Challenge, Window
 
 HAND_SIZE = 7
-SETUP_GOLD = 5
 
 
 def phases_of_round(g: Game) -> list[str]:
@@ -644,58 +643,58 @@ def challenges_phase(g: Game) -> Flow:
     yield from end_phase(g, "challenges")
 
 
-def dominance_phase(g: Game) -> Flow:
-    yield from begin_phase(g, "dominance")
-
-    def reward(g: Game, ev: Event) -> Flow:
-        names = g.state.clockwise_from(g.first_player)
-        totals = {n: sum(g.strength(c) for c in g.characters(n, standing=True)) for n in names}
-        best = max(totals.values())
-        leaders = [n for n in names if totals[n] == best]
-        shown = ", ".join(f"{n} {t}" for n, t in totals.items())
-        if len(leaders) == 1:  # DOM-01: a tie gives nothing
-            g.log(f"dominance: {shown}; {leaders[0]} claims 1 power")
-            g.claim_house_power(leaders[0], 1)
-        else:
-            g.log(f"dominance: {shown}; tied, nobody wins dominance")
-        return
-        yield
-
-    yield from framework_window(g, "reward dominance", [Event("reward dominance", execute=reward)])
+def framework_phase(g: Game, phase: str, action: str, execute) -> Flow:
+    """A phase whose heart is one framework action, then player actions: dominance, standing,
+    taxation (RND-02; no actions before the action itself, DOM-02)."""
+    yield from begin_phase(g, phase)
+    yield from framework_window(g, action, [Event(action, execute=execute)])
     yield from player_actions(g)
-    yield from end_phase(g, "dominance")
+    yield from end_phase(g, phase)
+
+
+def reward_dominance(g: Game, ev: Event) -> Flow:
+    names = g.state.clockwise_from(g.first_player)
+    totals = {n: sum(g.strength(c) for c in g.characters(n, standing=True)) for n in names}
+    best = max(totals.values())
+    leaders = [n for n in names if totals[n] == best]
+    shown = ", ".join(f"{n} {t}" for n, t in totals.items())
+    if len(leaders) == 1:  # DOM-01: a tie gives nothing
+        g.log(f"dominance: {shown}; {leaders[0]} claims 1 power")
+        g.claim_house_power(leaders[0], 1)
+    else:
+        g.log(f"dominance: {shown}; tied, nobody wins dominance")
+    return
+    yield
+
+
+def stand_all(g: Game, ev: Event) -> Flow:
+    for c in g.state.cards.values():  # DOM-03, C-04: every kneeling card stands
+        if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
+            c.kneeling = False
+    g.log("all kneeling cards stand")
+    return
+    yield
+
+
+def return_gold(g: Game, ev: Event) -> Flow:
+    for p in g.state.players:  # DOM-04: unspent gold returns to the treasury
+        if p.gold:
+            g.log(f"{p.name} returns {p.gold} unspent gold")
+        p.gold = 0
+    return
+    yield
+
+
+def dominance_phase(g: Game) -> Flow:
+    yield from framework_phase(g, "dominance", "reward dominance", reward_dominance)
 
 
 def standing_phase(g: Game) -> Flow:
-    yield from begin_phase(g, "standing")
-
-    def stand_all(g: Game, ev: Event) -> Flow:
-        for c in g.state.cards.values():  # DOM-03, C-04: every kneeling card stands
-            if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
-                c.kneeling = False
-        g.log("all kneeling cards stand")
-        return
-        yield
-
-    yield from framework_window(g, "all kneeling cards stand", [Event("stand all", execute=stand_all)])
-    yield from player_actions(g)
-    yield from end_phase(g, "standing")
+    yield from framework_phase(g, "standing", "all kneeling cards stand", stand_all)
 
 
 def taxation_phase(g: Game) -> Flow:
-    yield from begin_phase(g, "taxation")
-
-    def tax(g: Game, ev: Event) -> Flow:
-        for p in g.state.players:  # DOM-04: unspent gold returns to the treasury
-            if p.gold:
-                g.log(f"{p.name} returns {p.gold} unspent gold")
-            p.gold = 0
-        return
-        yield
-
-    yield from framework_window(g, "return unspent gold", [Event("return unspent gold", execute=tax)])
-    yield from player_actions(g)
-    yield from end_phase(g, "taxation")
+    yield from framework_phase(g, "taxation", "return unspent gold", return_gold)
 
 
 def end_round(g: Game) -> None:

@@ -11,7 +11,7 @@ icons, keywords), moving cards between zones, power and victory, and the log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generator
 
 from cards.model import CardDef
@@ -526,7 +526,3 @@ class Game:
     def expire(self, until: str) -> None:
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
-
-
-def refuse(reason: str) -> None:
-    raise Refused(reason)

@@ -14,10 +14,6 @@ from engine.state import CHALLENGE_TYPES, Challenge
 SETUP_GOLD = 5
 
 
-def _id(value: Any) -> Any:
-    return value
-
-
 # -- uniqueness (UNQ-01..05) -----------------------------------------------------
 
 def copies_in_play(g: Game, title: str) -> list[int]:

@@ -18,7 +18,7 @@ from typing import Any
 from cards.errors import DataError
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
-from engine.builder import StateBuilder, house_card_def
+from engine.builder import StateBuilder
 from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
 from engine.game import Game, Options
 from engine.state import PHASES

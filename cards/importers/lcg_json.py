@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from cards.errors import DataError
+from cards.files import read_utf8
 from cards.importers import ImportReport
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
@@ -37,17 +38,7 @@ _ALL_DECKS = frozenset(HOUSES + (NEUTRAL,))
 def read_json_file(path: str | Path) -> Any:
     """Parse a JSON file; unreadable, non-UTF-8 or malformed files raise ``DataError``."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError(f"cannot read the file: {err.strerror or err}", file=str(path),
-                        hint="check the path and permissions") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise DataError(f"not UTF-8 text (byte {err.start})", file=str(path), line=line,
-                        hint="download the card data again") from None
+    text = read_utf8(path, hint="download the card data again")
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

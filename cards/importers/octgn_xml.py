@@ -29,6 +29,7 @@ from typing import Any
 from xml.parsers import expat
 
 from cards.errors import DataError
+from cards.files import read_bytes
 from cards.importers import ImportReport
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
@@ -111,13 +112,7 @@ def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
 
 def import_octgn_xml(path: str | Path) -> tuple[CardPool, ImportReport]:
     """Import an OCTGN set XML file: the pool and a report of what was not understood."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError(f"cannot read the file: {err.strerror or err}", file=str(path),
-                        hint="check the path and permissions") from None
-    return octgn_pool_from_text(raw, file=str(path))
+    return octgn_pool_from_text(read_bytes(path), file=str(path))
 
 
 def octgn_pool_from_text(text: str | bytes, *, file: str = "<xml>") -> tuple[CardPool, ImportReport]:
