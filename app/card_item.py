@@ -537,8 +537,33 @@ class DragSource:
             self.scene().drag_dropped(self, event.scenePos())
         return was
 
+    # Qt's mouse events: a press may start a drag; a release that ended none is a click.
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._drag_press(event)
+            event.accept()
+        else:
+            event.ignore()
 
-class CardItem(QGraphicsItem, DragSource):
+    def mouseMoveEvent(self, event) -> None:
+        self._drag_move(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and not self._drag_release(event):
+            self.clicked()
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.double_clicked()
+
+    def clicked(self) -> None:
+        """A click (not a drag) on this item: the scene decides what it means."""
+
+    def double_clicked(self) -> None:
+        """A double click on this item."""
+
+
+class CardItem(DragSource, QGraphicsItem):
     """One engine card on the table (cards inside piles have no item: the pile stands for them).
 
     A kneeling card is drawn turned 90° inside ``paint`` rather than by rotating
@@ -592,23 +617,11 @@ class CardItem(QGraphicsItem, DragSource):
     def hoverLeaveEvent(self, event) -> None:
         self.scene().hovered(None)
 
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self._drag_press(event)
-            event.accept()
-        else:
-            event.ignore()
+    def clicked(self) -> None:
+        self.scene().gesture_click(self.card_id)
 
-    def mouseMoveEvent(self, event) -> None:
-        self._drag_move(event)
-
-    def mouseReleaseEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton and not self._drag_release(event):
-            self.scene().gesture_click(self.card_id)
-
-    def mouseDoubleClickEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self.scene().gesture_double_click(self.card_id)
+    def double_clicked(self) -> None:
+        self.scene().gesture_double_click(self.card_id)
 
     def contextMenuEvent(self, event) -> None:
         self.scene().gesture_menu(self.card_id, event.screenPos())
@@ -626,7 +639,7 @@ class PileFace:
     note: str = ""
 
 
-class PileItem(QGraphicsItem, DragSource):
+class PileItem(DragSource, QGraphicsItem):
     """A pile (deck, discard, dead, plots, an opponent's hand...): one item, with a count.
 
     Its ``target`` (player, zone) receives drops; its top card can be dragged
@@ -710,21 +723,10 @@ class PileItem(QGraphicsItem, DragSource):
     def hoverLeaveEvent(self, event) -> None:
         self.scene().hovered(None)
 
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self._drag_press(event)
-            event.accept()
-        else:
-            event.ignore()
+    def clicked(self) -> None:
+        self.scene().gesture_pile_click(self.target)
 
-    def mouseMoveEvent(self, event) -> None:
-        self._drag_move(event)
-
-    def mouseReleaseEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton and not self._drag_release(event):
-            self.scene().gesture_pile_click(self.target)
-
-    def mouseDoubleClickEvent(self, event) -> None:
+    def double_clicked(self) -> None:
         self.scene().gesture_pile_double_click(self.target)
 
     def contextMenuEvent(self, event) -> None:

@@ -72,3 +72,16 @@ class ImportReport:
     def __str__(self) -> str:
         head = f"{self.imported} cards imported"
         return "\n".join([head] + [f"  {line}" for line in self.lines()])
+
+
+def place_icons(m: dict, ctype: str, icons: list[str], naval: list[str], report: "ImportReport", ref: str) -> None:
+    """Challenge icons go on characters only; elsewhere they are noted and ignored."""
+    if not (icons or naval):
+        return
+    if ctype != "character":
+        report.note(f"challenge icons on a {ctype} (ignored)", ref)
+        return
+    if icons:
+        m["icons"] = icons
+    if naval:
+        m["naval_icons"] = naval

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 from cards.errors import DataError
 from cards.files import read_utf8
-from cards.importers import ImportReport
+from cards.importers import ImportReport, place_icons
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 from cards.schema import LEGALITY_STATUSES, NEUTRAL, card_from_mapping
@@ -196,14 +196,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
             report.note(f"icon not understood: {icon!r}", ref)
             continue
         (naval if found.group(2) else icons).append(word)
-    if icons or naval:
-        if ctype != "character":
-            report.note(f"challenge icons on a {ctype} (ignored)", ref)
-        else:
-            if icons:
-                m["icons"] = icons
-            if naval:
-                m["naval_icons"] = naval
+    place_icons(m, ctype, icons, naval, report, ref)
 
     crests = []
     for crest in rec.get("crest") or []:

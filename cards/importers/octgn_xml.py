@@ -30,7 +30,7 @@ from xml.parsers import expat
 
 from cards.errors import DataError
 from cards.files import read_bytes
-from cards.importers import ImportReport
+from cards.importers import ImportReport, place_icons
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 from cards.schema import NEUTRAL, card_from_mapping
@@ -263,14 +263,7 @@ def _card(raw: _Card, index: int, set_name: str, file: str, report: ImportReport
             report.note(f"{icon.capitalize()} icon value not understood: {value!r} (no icon)", ref)
         elif flag:
             (naval if "naval" in value.lower() else icons).append(icon)
-    if icons or naval:
-        if ctype != "character":
-            report.note(f"challenge icons on a {ctype} (ignored)", ref)
-        else:
-            if icons:
-                m["icons"] = icons
-            if naval:
-                m["naval_icons"] = naval
+    place_icons(m, ctype, icons, naval, report, ref)
 
     crests = []
     for word in _words(prop("crest")):
