@@ -31,10 +31,15 @@ class GameSetup:
     mode: str = "enforce"
     seed: int | None = None
     privacy: bool = True
+    scenario: str | None = None
+    """A scenario file: the table opens at its position (its players and cards), not with decks."""
 
     def build(self) -> Game:
-        """The game, from these settings; a bad deck file raises ``cards.errors.DataError``."""
+        """The game, from these settings; a bad deck or scenario file raises ``cards.errors.DataError``."""
         from engine.builder import new_game, practice_decks
+
+        if self.scenario:
+            return self._scenario_game()
 
         stark, lannister = practice_decks()
         decks = {}
@@ -53,6 +58,18 @@ class GameSetup:
         seed = self.seed if self.seed is not None else random.randrange(1 << 30)
         return new_game(decks, seed=seed, ruleset=self.ruleset,
                         options=Options(prompt_all=False, mode=self.mode))
+
+    def _scenario_game(self) -> Game:
+        from cards.errors import DataError
+        from engine.scenario import ScenarioError, load_scenario
+
+        try:
+            sc = load_scenario(self.scenario, Options(prompt_all=False, mode=self.mode))
+        except ScenarioError as err:
+            raise DataError(f"step {err.step}: {err.reason}", file=self.scenario) from None
+        self.names = sc.game.state.player_names
+        sc.game.log(f"scenario: {sc.title}")
+        return sc.game
 
     def check(self) -> str | None:
         """What is wrong with the settings (for the dialog), or None."""

@@ -2,6 +2,7 @@
 
     maester                                   a new practice game, Alice and Bob at one screen
     maester --computer Bob                    play against the computer
+    maester --scenario tests/scenarios/timing/mor-catelyn-never-surrender-price-of-failure.yaml
     maester --offscreen --autoplay 40 --screenshot /tmp/table.png
                                               the computer plays 40 decisions; save a PNG of the table
 """
@@ -23,6 +24,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="a deck file for the next seat (repeat per seat); practice decks otherwise")
     ap.add_argument("--computer", action="append", default=[], metavar="NAME",
                     help="a seat the computer plays (repeatable)")
+    ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"), default="lcg")
     ap.add_argument("--mode", choices=("enforce", "advise"), default="enforce")
     ap.add_argument("--seed", type=int, help="random seed (a random one when absent)")
@@ -45,7 +47,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     decks = [args.deck[i] if i < len(args.deck) else PRACTICE[i % 2] for i in range(len(names))]
     return GameSetup(names=names, decks=decks, computer=list(args.computer), ruleset=args.ruleset,
                      mode=args.mode, seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
-                     privacy=not args.no_privacy)
+                     privacy=not args.no_privacy, scenario=args.scenario)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -349,3 +349,34 @@ def test_log_shows_apostrophes_as_written(table, qtbot):
     window.log.sync(lines)
     assert "Bob's House" in window.log.toPlainText()
     assert "&#x27;" not in window.log.toPlainText()
+
+
+def test_a_scenario_opens_at_its_position(qtbot):
+    from pathlib import Path
+
+    from app.dialogs import GameSetup
+    from app.window import TableWindow
+
+    path = Path(__file__).resolve().parent.parent / "scenarios" / "timing" / \
+        "mor-catelyn-never-surrender-price-of-failure.yaml"
+    window = TableWindow(GameSetup(scenario=str(path), privacy=False), computer_delay_ms=0)
+    qtbot.addWidget(window)
+    game = window.controller.game
+    assert game.state.player_names == ["greyjoy", "stark"]
+    assert game.state.phase == "marshalling"
+    assert "Catelyn Stark" in [game.name(c) for c in game.player("stark").in_play]
+    assert "Moribund example" in window.log.toPlainText()
+
+
+def test_a_broken_scenario_is_a_message_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 1\ntitle: x\nstart: {players: {a: {house: stark}, b: {house: stark}}}\n"
+                   "steps: [{a: {marshal: Nobody}}]\n")
+    out = subprocess.run([sys.executable, "-m", "app.main", "--offscreen", "--scenario", str(bad),
+                          "--screenshot", str(tmp_path / "x.png")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "step 1: marshal: no card 'Nobody'" in out.stderr
+    assert "Traceback" not in out.stderr
