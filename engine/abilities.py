@@ -36,7 +36,7 @@ COST_KEYS = {"gold", "influence", "kneel_self", "discard_self", "kill_self", "kn
 EFFECTS = {"set_destination", "enable", "kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
            "discard_power", "draw", "gain_gold", "modify", "save", "cancel", "discard_at_random", "put_into_play",
            "remove_from_challenge", "take_control", "search", "script"}
-EFFECT_EXTRA = {"blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
+EFFECT_EXTRA = {"become", "blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
 MODIFY_KEYS = {"target", "gain", "blank", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
                "remove_traits"}

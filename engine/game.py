@@ -162,6 +162,9 @@ class Game:
         """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
         if self.state.cards[card_id].zone == "attached":
             return "attachment"
+        for e in self.state.effects:  # EFF-12: a card that becomes a character is only a character
+            if e.target == card_id and e.stat == "type":
+                return e.value
         return self.defn(card_id).type
 
     def _constants(self, card_id: int) -> list[dict]:
@@ -405,6 +408,8 @@ class Game:
             return False
         if destination == "discard" and self.has_keyword(cid, "deathbound"):
             destination = "dead"  # Deathbound replaces the destination (KW-04, MOR-10)
+        if destination == "dead" and self.defn(cid).type != "character":
+            destination = "discard"  # EFF-12: only a printed character goes to the dead pile
         if self.state.windows:
             c.moribund = destination
             for aid in c.attachments:

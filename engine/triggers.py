@@ -872,6 +872,8 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                 g.state.effects.append(Effect(cid, "strength", int(e["strength"]), until, ctx.source))
             if e.get("blank"):
                 g.state.effects.append(Effect(cid, "blank", True, until, ctx.source))
+            if e.get("become") in ("character", "location", "attachment"):
+                g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
             for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                               ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                               ("remove_traits", "trait-")):
@@ -969,6 +971,8 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
 
 def _describe_modify(e: dict) -> str:
     parts = ["loses its text box"] if e.get("blank") else []
+    if e.get("become"):
+        parts.append(f"becomes a {e['become']}")
     if e.get("strength"):
         parts.append(f"{int(e['strength']):+d} STR")
     for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
@@ -1065,32 +1069,71 @@ def _fingerprint(g: Game) -> tuple:
 def constant_modifiers(g: Game, target: int) -> list[dict]:
     """Constant abilities in play that modify ``target`` now (recalculated whenever the table
     changes, EFF-06). The whole map is cached against a fingerprint of the table."""
+    override = g.__dict__.get("_constant_override")
+    if override is not None:
+        return override.get(target, [])  # while settling which constants apply (GEN-06)
     if g.__dict__.get("_in_constants"):
-        return []  # a constant that reads a derived value does not see constants (GEN-06 guard)
+        return []  # a constant that reads a derived value does not see constants meanwhile
     if not _constant_keys(g):
         return []
     key = _fingerprint(g)
     cached = g.__dict__.get("_constant_cache")
     if cached is None or cached[0] != key:
-        sources = _constant_sources(g)
+        g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
+        try:
+            constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
+                         for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
+        finally:
+            g.__dict__["_in_constants"] = False
+        cached = (key, _settle_constants(g, constants))
+        g.__dict__["_constant_cache"] = cached
+    return cached[1].get(target, [])
+
+
+def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
+    """Which constants apply: those whose conditions hold once they are applied. Conditions can
+    read values constants change, so apply, re-check, and repeat until nothing changes; if it never
+    settles, the constants caught in the loop are ignored, as though they did not exist (GEN-06)."""
+    def active_with(applied: dict | None) -> frozenset[int]:
+        if applied is None:
+            g.__dict__["_in_constants"] = True
+        else:
+            g.__dict__["_constant_override"] = applied
+        try:
+            return frozenset(i for i, (cid, controller, ab) in enumerate(constants)
+                             if condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
+        finally:
+            g.__dict__["_in_constants"] = False
+            g.__dict__.pop("_constant_override", None)
+
+    def mods_of(active: frozenset[int]) -> dict[int, list[dict]]:
         g.__dict__["_in_constants"] = True
         try:
             mods: dict[int, list[dict]] = {}
-            for cid, controller in sources:
-                for ab in abilities(g, cid):
-                    if ab.kind != "constant" or ab.modify is None:
-                        continue
-                    ctx = Ctx(cid, controller, ab)
-                    if not condition_holds(g, ab.condition, ctx):
-                        continue
-                    for t in select(g, ab.modify.get("target", "self"), ctx):
-                        if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
-                            mods.setdefault(t, []).append(ab.modify)
+            for i in sorted(active):
+                cid, controller, ab = constants[i]
+                for t in select(g, ab.modify.get("target", "self"), Ctx(cid, controller, ab)):
+                    if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
+                        mods.setdefault(t, []).append(ab.modify)
+            return mods
         finally:
             g.__dict__["_in_constants"] = False
-        cached = (key, mods)
-        g.__dict__["_constant_cache"] = cached
-    return cached[1].get(target, [])
+
+    current = active_with(None)
+    if not any(ab.condition for _, _, ab in constants):
+        return mods_of(current)
+    seen = [current]
+    for _ in range(16):
+        following = active_with(mods_of(current))
+        if following == current:
+            return mods_of(current)
+        if following in seen:  # an endless loop: ignore every constant that flips in it
+            cycle = seen[seen.index(following):]
+            flipping = frozenset().union(*cycle) - frozenset.intersection(*cycle)
+            return mods_of(frozenset.intersection(*cycle) - flipping)
+        seen.append(following)
+        current = following
+    return mods_of(frozenset.intersection(*seen))
 
 
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
