@@ -36,13 +36,13 @@ COST_KEYS = {"gold", "influence", "kneel_self", "discard_self", "kill_self", "kn
 EFFECTS = {"set_destination", "enable", "kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
            "discard_power", "draw", "gain_gold", "modify", "save", "cancel", "discard_at_random", "put_into_play",
            "remove_from_challenge", "take_control", "search", "script"}
-EFFECT_EXTRA = {"become", "blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
+EFFECT_EXTRA = {"terminal", "become", "blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
 MODIFY_KEYS = {"target", "gain", "blank", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
                "remove_traits"}
 ABILITY_KEYS = {"kind", "phase", "when", "if", "limit", "cost", "choose", "effect", "then", "while", "modify",
                 "text", "cannot_be_canceled", "cannot_be_saved", "from_hand", "attach_to", "granted", "prohibit",
-                "control_host"}
+                "control_host", "terminal"}
 PROHIBITIONS = ("claim_house_power", "challenges")
 
 
@@ -67,6 +67,8 @@ class Ability:
     prohibit: dict | None = None
     """A player restriction (GEN-01, ZON-08): {what: claim_house_power | challenges, max: N,
     player: you | opponent | each}."""
+    terminal: dict | None = None
+    """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
     control_host: bool = False
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
     granted: bool = False
@@ -180,14 +182,18 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
                 raise _err(f"prohibit is {{what: {' | '.join(PROHIBITIONS)}, max: N, player: you | opponent | each}}",
                            source, where + ".prohibit")
         control_host = bool(a.get("control_host"))
+        terminal = a.get("terminal")
+        if terminal is not None:
+            terminal = _check_filter(terminal, source, where + ".terminal")
         if kind == "constant" and not isinstance(modify, dict) and attach_to is None and prohibit is None \
-                and not control_host:
+                and not control_host and terminal is None:
             raise _err("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
                        "'prohibit: {...}' or 'control_host: true'", source, where)
         out.append(Ability(index=i, kind=kind, phase=phase, when=when, condition=a.get("if") or a.get("while"),
                            limit=limit, cost=dict(cost), choose=choose, effect=effects[0], then=effects[1],
                            modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
                            granted=bool(a.get("granted")), prohibit=prohibit, control_host=control_host,
+                           terminal=terminal,
                            cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                            cannot_be_saved=bool(a.get("cannot_be_saved"))))
     return out

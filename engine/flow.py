@@ -75,6 +75,7 @@ def resolve_event(g: Game, w: Window, ev: Event, first_to_respond: str, *, save_
     w.step = 3
     if not ev.cancelled and ev.execute:
         yield from _run(ev.execute(g, ev))
+        yield from terminal_check(g)
 
 
 def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: bool = False,
@@ -237,8 +238,36 @@ def resolve_triggered(g: Game, player: str, answer: dict, *, gate: dict | None =
     yield from save_cancel_step(g, ev, g.state.left_of(player))
     if not ev.cancelled:
         yield from ev.execute(g, ev)
+        yield from terminal_check(g)
     else:
         g.log(f"{ev.name} is canceled")
+
+
+def terminal_check(g: Game) -> Flow:
+    """MOR-09: a character whose terminal condition holds is killed. It may be saved in the usual
+    step, but a save that does not also end the condition does not save it."""
+    pending = g.__dict__.setdefault("_terminal_pending", set())
+    for cid in triggers.terminal_victims(g):
+        if cid in pending:
+            continue  # already being killed: its save step is under way
+        ev = Event(f"{g.name(cid)} is killed by a terminal effect",
+                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True})
+        ev.victims = [cid]
+        pending.add(cid)
+        try:
+            yield from save_cancel_step(g, ev, g.first_player)
+        finally:
+            pending.discard(cid)
+        if cid not in ev.victims and not triggers.terminal_holds(g, cid):
+            continue
+        if cid not in ev.victims:
+            g.log(f"the save does not end the terminal condition: {g.name(cid)} is killed anyway")
+        if g.remove(cid, "dead"):
+            g.log(f"{g.name(cid)} is killed (terminal effect)")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "killed", "card": cid, "player": g.card(cid).controller})
+                g.state.window.gates.append({"event": "left_play", "card": cid,
+                                             "player": g.card(cid).controller})
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:
@@ -317,6 +346,7 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     if not ev.cancelled:
         if triggers.execute(g, ab.effect, ctx) and ab.then:
             triggers.execute(g, ab.then, ctx)
+        yield from terminal_check(g)
 
 
 def response_step(g: Game, first: str) -> Flow:

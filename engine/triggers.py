@@ -872,6 +872,8 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                 g.state.effects.append(Effect(cid, "strength", int(e["strength"]), until, ctx.source))
             if e.get("blank"):
                 g.state.effects.append(Effect(cid, "blank", True, until, ctx.source))
+            if isinstance(e.get("terminal"), dict):
+                g.state.effects.append(Effect(cid, "terminal", dict(e["terminal"]), until, ctx.source))
             if e.get("become") in ("character", "location", "attachment"):
                 g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
             for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
@@ -1134,6 +1136,30 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
         seen.append(following)
         current = following
     return mods_of(frozenset.intersection(*seen))
+
+
+def terminal_conditions(g: Game, cid: int) -> list[dict]:
+    """The terminal conditions on a card (MOR-09): from lasting effects and its own constants."""
+    out = [e.value for e in g.state.effects if e.target == cid and e.stat == "terminal"]
+    out += [ab.terminal for ab in abilities(g, cid) if ab.kind == "constant" and ab.terminal]
+    return out
+
+
+def terminal_holds(g: Game, cid: int) -> bool:
+    c = g.card(cid)
+    if c.zone != "in_play" or g.card_type(cid) != "character":
+        return False
+    return any(matches(g, cid, f, Ctx(cid, c.controller)) for f in terminal_conditions(g, cid))
+
+
+def terminal_victims(g: Game) -> list[int]:
+    """Characters in play, not already moribund, whose terminal condition holds now."""
+    if not any(e.stat == "terminal" for e in g.state.effects) and not g.__dict__.setdefault(
+            "_has_terminal", any(isinstance(a, dict) and a.get("terminal") for d in g.pool.values()
+                                 for a in d.abilities)):
+        return []
+    return [cid for p in g.state.players for cid in p.in_play
+            if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:

@@ -1,7 +1,8 @@
 """The scenario suite and the scenario runner's contract (../shared/spec/scenario-format.md).
 
 * Every ``tests/scenarios/**/*.yaml`` must pass (``engine.scenario.run_path``).
-  ``tests/scenarios_pending/`` holds scenarios that show engine bugs: not collected.
+  A scenario that shows an engine gap waits in ``tests/scenarios_pending/`` (not collected;
+  empty today).
 * ``python -m engine.scenario PATH...`` prints ``PASS <path>`` or
   ``FAIL <path>: step <n>: <reason>`` per file, then ``<N> passed, <M> failed``,
   and exits 0 only when every file passes.
