@@ -71,6 +71,8 @@ class Ability:
     """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
     control_host: bool = False
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
+    from_hand: bool = False
+    """Used while the card is in its owner's hand ("put this card into play from your hand")."""
     granted: bool = False
     """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
     cannot_be_canceled: bool = False
@@ -192,7 +194,8 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
         out.append(Ability(index=i, kind=kind, phase=phase, when=when, condition=a.get("if") or a.get("while"),
                            limit=limit, cost=dict(cost), choose=choose, effect=effects[0], then=effects[1],
                            modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
-                           granted=bool(a.get("granted")), prohibit=prohibit, control_host=control_host,
+                           granted=bool(a.get("granted")), from_hand=bool(a.get("from_hand")),
+                           prohibit=prohibit, control_host=control_host,
                            terminal=terminal,
                            cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                            cannot_be_saved=bool(a.get("cannot_be_saved"))))

@@ -120,6 +120,8 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     covered = {cls, "card effects", "all"}
     if kind in (None, "action", "response"):
         covered.add("triggered effects")
+    if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
+        covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
     return bool(imm & covered)
 
 
@@ -307,9 +309,18 @@ def ability_sources(g: Game, player: str) -> list[int]:
     p = g.player(player)
     out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
     out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
-    out += [c for c in p.hand if g.card_type(c) == "event"]
+    out += [c for c in p.hand if g.card_type(c) == "event" or c in _from_hand_cards(g, p.hand)]
     out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
     return out
+
+
+def _from_hand_cards(g: Game, hand: list[int]) -> set[int]:
+    keys = g.__dict__.get("_from_hand_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values()
+                if any(isinstance(a, dict) and a.get("from_hand") for a in d.abilities)}
+        g._from_hand_keys = keys
+    return {c for c in hand if g.card(c).key in keys} if keys else set()
 
 
 def is_granted(g: Game, player: str, cid: int, ab: Ability) -> bool:
@@ -322,7 +333,7 @@ def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
     if ab.granted:
         return is_granted(g, player, cid, ab)
     zone = g.card(cid).zone
-    if g.card_type(cid) == "event":
+    if g.card_type(cid) == "event" or ab.from_hand:  # "... from your hand": used while in hand
         return zone == "hand"
     return zone != "hand"
 
@@ -357,8 +368,11 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
     c = g.card(cid)
     gold = _gold_cost(g, player, cid, ab, x)
-    if gold and not (st.phase == "marshalling" and st.active_player == player):
-        return f"{title} costs gold: it can be paid only in {player}'s own marshalling turn (MAR-08, C-14)"
+    printed_gold = gold - ab.cost.get("gold", 0)
+    if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
+        # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
+        # for gold says when it may be paid, so its label rules
+        return f"{title} costs gold: it can be played only in {player}'s own marshalling turn (MAR-08, C-14)"
     if gold > g.player(player).gold:
         return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}"
     if ab.cost.get("kneel_self") and (c.kneeling or c.zone not in ("in_play", "attached", "house", "agenda")):
