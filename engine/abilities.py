@@ -33,10 +33,10 @@ FILTER_KEYS = {"type", "trait", "house", "unique", "controller", "owner", "parti
                "strength_min", "icon", "keyword", "name", "host", "moribund", "has_attachments", "influence_min"}
 COST_KEYS = {"gold", "influence", "kneel_self", "discard_self", "kill_self", "kneel_host", "power_self",
              "discard_from_hand", "kneel"}
-EFFECTS = {"set_destination", "enable", "kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
+EFFECTS = {"reduce", "set_destination", "enable", "kill", "discard", "kneel", "stand", "return_to_hand", "return_to_deck", "claim_power", "move_power",
            "discard_power", "draw", "gain_gold", "modify", "save", "cancel", "discard_at_random", "put_into_play",
            "remove_from_challenge", "take_control", "search", "script"}
-EFFECT_EXTRA = {"terminal", "become", "blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
+EFFECT_EXTRA = {"card", "terminal", "become", "blank", "amount", "player", "bottom", "until", "strength", "add_icons", "remove_icons", "add_keywords",
                 "remove_keywords", "add_traits", "remove_traits", "from", "to", "count"}
 MODIFY_KEYS = {"target", "gain", "blank", "gold_penalty", "strength", "add_icons", "remove_icons", "add_keywords", "remove_keywords", "add_traits",
                "remove_traits"}

@@ -444,6 +444,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
         p = g.player(name)
         cost = 0 if dup else legality.marshal_cost(g, name, cid, x)
         p.gold -= cost
+        if not dup:
+            triggers.use_reducer(g, name, cid)
         if g.has_keyword(cid, "limited") and not dup:
             p.limited_played = True
         ev.data["cost"] = cost

@@ -531,3 +531,4 @@ class Game:
     def expire(self, until: str) -> None:
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
+        self.state.reducers = [r for r in self.state.reducers if r["until"] != until]

@@ -57,8 +57,11 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
+    from engine import triggers
+
     extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # +1 penalty; negative: reducer
-    return max(0, base + g.gold_penalty(name, cid) + extra)  # a reduced cost never goes below 0
+    reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
+    return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
 
 
 def attach_problem(g: Game, cid: int, host: int | None) -> str | None:

@@ -141,6 +141,8 @@ class GameState:
     phase_serial: int = 0
     challenge_serial: int = 0
     counters: dict[str, int] = field(default_factory=dict)
+    reducers: list[dict] = field(default_factory=list)
+    """Cost reductions waiting for the next card: {player, amount, filter, until, source} (COS-12)."""
     shuffle: bool = True
     """Decks are shuffled where the rules shuffle (searches); a scenario with ``shuffle: false``
     keeps its decks in the listed order."""
@@ -201,7 +203,7 @@ class GameState:
             "rng_state": _listify(self._rng.getstate()), "next_id": self.next_id,
             "phase_serial": self.phase_serial, "challenge_serial": self.challenge_serial,
             "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
-            "shuffle": self.shuffle,
+            "shuffle": self.shuffle, "reducers": [dict(r) for r in self.reducers],
         }
         if data["challenge"]:
             data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
@@ -225,7 +227,7 @@ class GameState:
             log=list(data["log"]), rng_state=data["rng_state"], next_id=data["next_id"],
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
             counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
-            shuffle=data.get("shuffle", True),
+            shuffle=data.get("shuffle", True), reducers=[dict(r) for r in data.get("reducers", [])],
         )
 
     def digest(self) -> str:

@@ -347,10 +347,33 @@ def limit_key(g: Game, cid: int, ab: Ability) -> str | None:
     return f"{g.defn(cid).key}#{cid}:{ab.index}:{per}:{period}"
 
 
+def reducer_for(g: Game, player: str, cid: int) -> int | None:
+    """The index of the largest waiting reduction that applies to playing ``cid`` (COS-07 d)."""
+    best = None
+    for i, r in enumerate(g.state.reducers):
+        if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player)):
+            if best is None or r["amount"] > g.state.reducers[best]["amount"]:
+                best = i
+    return best
+
+
+def reduction(g: Game, player: str, cid: int) -> int:
+    i = reducer_for(g, player, cid)
+    return 0 if i is None else g.state.reducers[i]["amount"]
+
+
+def use_reducer(g: Game, player: str, cid: int) -> None:
+    """Playing the card uses up the reduction it had (one card per reduction)."""
+    i = reducer_for(g, player, cid)
+    if i is not None:
+        g.state.reducers.pop(i)
+
+
 def _gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
-    if g.card_type(cid) == "event":
+    if g.card_type(cid) == "event" and g.card(cid).zone == "hand":
         d = g.defn(cid)
-        return (x if d.cost_x else (d.cost or 0)) + ab.cost.get("gold", 0)
+        printed = max(0, (x if d.cost_x else (d.cost or 0)) - reduction(g, player, cid))  # COS-12
+        return printed + ab.cost.get("gold", 0)
     return ab.cost.get("gold", 0)
 
 
@@ -368,7 +391,8 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
     c = g.card(cid)
     gold = _gold_cost(g, player, cid, ab, x)
-    printed_gold = gold - ab.cost.get("gold", 0)
+    d = g.defn(cid)
+    printed_gold = (d.cost or d.cost_x) if d.type == "event" and c.zone == "hand" else 0
     if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
         # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
         # for gold says when it may be paid, so its label rules
@@ -767,6 +791,7 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     if key:
         g.state.counters[key] = g.state.counters.get(key, 0) + 1
     if g.card_type(cid) == "event" and c.zone == "hand":
+        use_reducer(g, player, cid)
         g._detach_from_location(cid)
         c.zone = "played"
         p.played.append(cid)
@@ -789,7 +814,7 @@ def _amount(e: dict, default: int = 1) -> int:
 
 
 def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
-    name = e if isinstance(e, str) else next(k for k in e if k in ("set_destination", "enable",
+    name = e if isinstance(e, str) else next(k for k in e if k in ("reduce", "set_destination", "enable",
                                                                  "kill", "discard", "kneel", "stand",
                                                                  "return_to_hand", "return_to_deck",
                                                                  "claim_power", "move_power", "discard_power",
@@ -965,6 +990,11 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
             g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({title})")
         g.shuffle_deck(ctx.player)  # ZON-16
         return bool(found)
+    if name == "reduce":
+        g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
+                                 "until": e.get("until", "phase"), "source": ctx.source})
+        g.log(f"{ctx.player}'s next matching card costs {int(arg)} less ({title})")
+        return True
     if name == "set_destination":
         done = False
         for cid in select(g, arg, ctx):  # MOR-03: changes where a moribund card goes, no removal
