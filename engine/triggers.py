@@ -146,8 +146,10 @@ def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
             return False
         if key == "trait" and not any(t in g.traits(cid) for t in (want if isinstance(want, list) else [want])):
             return False
-        if key == "house" and want not in d.house and not (want == "neutral" and not d.house):
-            return False
+        if key == "house":
+            wanted = want if isinstance(want, list) else [want]
+            if not any(h in d.house or (h == "neutral" and not d.house) for h in wanted):
+                return False
         if key == "unique" and d.unique != want:
             return False
         if key in ("controller", "owner"):
@@ -347,26 +349,21 @@ def limit_key(g: Game, cid: int, ab: Ability) -> str | None:
     return f"{g.defn(cid).key}#{cid}:{ab.index}:{per}:{period}"
 
 
-def reducer_for(g: Game, player: str, cid: int) -> int | None:
-    """The index of the largest waiting reduction that applies to playing ``cid`` (COS-07 d)."""
-    best = None
-    for i, r in enumerate(g.state.reducers):
-        if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player)):
-            if best is None or r["amount"] > g.state.reducers[best]["amount"]:
-                best = i
-    return best
+def reducers_for(g: Game, player: str, cid: int) -> list[int]:
+    """Indices of every waiting reduction that applies to playing ``cid``: all of them apply to
+    it (COS-07 d) and it uses them all up."""
+    return [i for i, r in enumerate(g.state.reducers)
+            if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player))]
 
 
 def reduction(g: Game, player: str, cid: int) -> int:
-    i = reducer_for(g, player, cid)
-    return 0 if i is None else g.state.reducers[i]["amount"]
+    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid))
 
 
 def use_reducer(g: Game, player: str, cid: int) -> None:
-    """Playing the card uses up the reduction it had (one card per reduction)."""
-    i = reducer_for(g, player, cid)
-    if i is not None:
-        g.state.reducers.pop(i)
+    """Playing the card uses up the reductions it had (one card per reduction)."""
+    used = set(reducers_for(g, player, cid))
+    g.state.reducers = [r for i, r in enumerate(g.state.reducers) if i not in used]
 
 
 def _gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:

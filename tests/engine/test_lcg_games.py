@@ -160,6 +160,9 @@ def play_checked(game: Game, players: dict, label: str) -> dict:
         if ids:
             lines += ["  cards involved:"] + [f"    {c}" for c in _cards(game, ids)]
         lines += [f"  - {p}" for p in problems or []]
+        lines += ["  players:"] + [f"    {p.name} ({p.house}): power {game.total_power(p.name)}, gold {p.gold}, "
+                                   f"deck {len(p.deck)}, hand {len(p.hand)}, in play {len(p.in_play)}, "
+                                   f"discard {len(p.discard)}, dead {len(p.dead)}" for p in st.players]
         lines += ["  log tail:"] + [f"    {entry}" for entry in st.log[-10:]]
         if exc is not None:
             lines += ["  traceback:"] + ["    " + t for t in
