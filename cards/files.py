@@ -26,3 +26,14 @@ def decode_utf8(raw: bytes, file: str, hint: str = "save the file as UTF-8") -> 
 
 def read_utf8(path: str | Path, what: str = "the file", hint: str = "save the file as UTF-8") -> str:
     return decode_utf8(read_bytes(path, what), str(path), hint)
+
+
+def tolerant_console() -> None:
+    """Card names with characters the terminal cannot show print as '?' rather than crash."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass

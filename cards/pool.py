@@ -30,6 +30,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from cards.files import tolerant_console
 from cards.errors import DataError
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
@@ -328,11 +329,7 @@ def _cmd_show(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
+    tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p_import = sub.add_parser("import", help="import card data (LCG .json, OCTGN .xml, card .yaml or a folder)")

@@ -33,6 +33,7 @@ import sys
 from dataclasses import dataclass, field
 
 from cards.errors import DataError
+from cards.files import tolerant_console
 from cards.importers.textparse import deck_restriction, parse_keyword_block
 from cards.model import CardDef, CardPool
 from cards.schema import normalise_keyword
@@ -149,11 +150,7 @@ def build_report(pool: CardPool) -> Report:
 
 
 def main(argv: list[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
+    tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.report",
                                      description="How many cards of a pool the engine plays by itself.")
     parser.add_argument("--pool", metavar="FILE",
