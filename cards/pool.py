@@ -30,8 +30,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from cards.files import tolerant_console
 from cards.errors import DataError
+from cards.files import tolerant_console
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
 from cards.overlay import apply_ability_data
