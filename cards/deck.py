@@ -35,7 +35,7 @@ from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from cards.errors import DataError
-from cards.files import read_bytes
+from cards.files import read_bytes, run_command
 from cards.model import HOUSE_DECK_TYPES, HOUSES, CardDef, CardPool
 
 FORMATS = ("o8d", "text", "builder")
@@ -770,4 +770,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -37,3 +37,17 @@ def tolerant_console() -> None:
             stream.reconfigure(errors="replace")
         except (AttributeError, ValueError):
             pass
+
+
+def run_command(main) -> int:
+    """Run a command's ``main``; output cut short by a closed pipe (``| head``) is not an error."""
+    import os
+    import sys
+
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # silence the final flush
+        return 0

@@ -31,7 +31,7 @@ import textwrap
 from pathlib import Path
 
 from cards.errors import DataError
-from cards.files import tolerant_console
+from cards.files import run_command, tolerant_console
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
 from cards.overlay import apply_ability_data
@@ -351,4 +351,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

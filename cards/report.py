@@ -33,7 +33,7 @@ import sys
 from dataclasses import dataclass, field
 
 from cards.errors import DataError
-from cards.files import tolerant_console
+from cards.files import run_command, tolerant_console
 from cards.importers.textparse import deck_restriction, parse_keyword_block
 from cards.model import CardDef, CardPool
 from cards.schema import normalise_keyword
@@ -170,4 +170,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

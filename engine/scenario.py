@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.errors import DataError
+from cards.files import run_command
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
 from engine.builder import StateBuilder
@@ -807,4 +808,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

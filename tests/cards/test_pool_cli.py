@@ -266,3 +266,16 @@ def test_cli_import_yaml_with_values_json_cannot_store(tmp_path):
     result = run_cli("import", path)
     assert result.returncode == 1 and "cannot store" in result.stderr and "Traceback" not in result.stderr
     assert [p.name for p in user_data_dir().iterdir()] == []  # no half-written cache left behind
+
+
+def test_output_cut_short_by_a_closed_pipe_is_not_a_traceback():
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "cards.report"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err
