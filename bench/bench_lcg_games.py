@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 from cards.deck import MIN_HOUSE_DECK, PLOT_DECK_SIZE, Deck  # noqa: E402
 from cards.model import HOUSE_DECK_TYPES, CardDef, CardPool  # noqa: E402
 from engine.builder import new_game  # noqa: E402
-from engine.decisions import Decision, GameOver, Refused  # noqa: E402
+from engine.decisions import Decision, GameOver  # noqa: E402
 from engine.game import Game, Options  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 
