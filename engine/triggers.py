@@ -340,13 +340,15 @@ def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
     return zone != "hand"
 
 
-def limit_key(g: Game, cid: int, ab: Ability) -> str | None:
+def limit_key(g: Game, cid: int, ab: Ability, player: str | None = None) -> str | None:
+    """Limits count per title, across every copy a player uses (ERR-91: Patchface's FAQ)."""
     if ab.limit is None:
         return None
     per = ab.limit[1]
     period = {"challenge": g.state.challenge_serial, "phase": g.state.phase_serial, "round": g.state.round,
               "game": 0}[per]
-    return f"{g.defn(cid).key}#{cid}:{ab.index}:{per}:{period}"
+    who = player or g.card(cid).controller
+    return f"{who}:{g.name(cid)}:{ab.index}:{per}:{period}"
 
 
 def reducers_for(g: Game, player: str, cid: int) -> list[int]:
@@ -383,7 +385,7 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         return f"{title} can be used only in the {ab.phase} phase (RND-05)"
     if not condition_holds(g, ab.condition, ctx):
         return f"{title}: its play restriction is not met now"
-    key = limit_key(g, cid, ab)
+    key = limit_key(g, cid, ab, player)
     if key and st.counters.get(key, 0) >= ab.limit[0]:
         return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
     c = g.card(cid)
@@ -784,7 +786,7 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
         g.remove(cid, "discard")
     if ab.cost.get("kill_self"):
         g.remove(cid, "dead")
-    key = limit_key(g, cid, ab)
+    key = limit_key(g, cid, ab, player)
     if key:
         g.state.counters[key] = g.state.counters.get(key, 0) + 1
     if g.card_type(cid) == "event" and c.zone == "hand":
