@@ -112,22 +112,32 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     update_challenge_participants(g)
 
 
-def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
-    """Step 2: clockwise from ``first``, until every player passes in succession."""
+def until_all_pass(g: Game, first: str, offer, *, stop=lambda: False) -> Flow:
+    """Offer each player still in the game an opportunity, clockwise from ``first``, until all pass
+    in succession (TIM-03, TIM-09). ``offer(name)`` asks and acts; it returns True if the player
+    did something, which gives everyone another opportunity."""
     order = g.state.clockwise_from(first)
     passes, i = 0, 0
-    while passes < _living(g, order) and not ev.cancelled:
+    while passes < _living(g, order) and not stop():
         name = order[i % len(order)]
         i += 1
         if g.player(name).eliminated:
-            continue
-        decision = save_cancel_decision(g, name, ev)
-        answer = yield from g.ask(decision)
+            continue  # an eliminated player takes no more turns (WIN-04, WIN-07)
+        acted = yield from offer(name)
+        passes = 0 if acted else passes + 1
+
+
+def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
+    """Step 2: clockwise from ``first``, until every player passes in succession (or it is canceled)."""
+
+    def offer(name: str) -> Flow:
+        answer = yield from g.ask(save_cancel_decision(g, name, ev))
         if "pass" in answer:
-            passes += 1
-        else:
-            yield from apply_save_cancel(g, name, ev, answer)
-            passes = 0
+            return False
+        yield from apply_save_cancel(g, name, ev, answer)
+        return True
+
+    yield from until_all_pass(g, first, offer, stop=lambda: ev.cancelled)
 
 
 def _living(g: Game, order: list[str]) -> int:
@@ -352,29 +362,23 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
 def response_step(g: Game, first: str) -> Flow:
     """Step 5: normal responses clockwise from ``first`` until all pass in succession (TIM-08/09);
     each response has its own save/cancel step and then its passives (5a-d)."""
-    order = g.state.clockwise_from(first)
-    passes, i = 0, 0
-    while passes < _living(g, order):
-        name = order[i % len(order)]
-        i += 1
-        if g.player(name).eliminated:
-            continue
-        opts = triggers.options(g, name, step="response")
 
-        def check(answer: dict, name: str = name) -> dict:
+    def offer(name: str) -> Flow:
+        def check(answer: dict) -> dict:
             return triggers.check_trigger(g, name, answer, step="response")
 
-        decision = Decision("response", name, "play a response", options=opts,
-                            can_pass=True, checker=check)
+        decision = Decision("response", name, "play a response", can_pass=True, checker=check,
+                            options=triggers.options(g, name, step="response"))
         answer = yield from g.ask(decision)
         if "pass" in answer:
-            passes += 1
-        else:
-            o = triggers.find_opportunity(g, name, answer, step="response")
-            g.state.window.used.append(f"{o.card}:{o.ability.index}:{o.gate_index}")
-            yield from resolve_triggered(g, name, answer, gate=o.gate)
-            yield from card_passives(g)
-            passes = 0
+            return False
+        o = triggers.find_opportunity(g, name, answer, step="response")
+        g.state.window.used.append(f"{o.card}:{o.ability.index}:{o.gate_index}")
+        yield from resolve_triggered(g, name, answer, gate=o.gate)
+        yield from card_passives(g)
+        return True
+
+    yield from until_all_pass(g, first, offer)
 
 
 # ---------------------------------------------------------------------------
@@ -383,20 +387,15 @@ def response_step(g: Game, first: str) -> Flow:
 
 def player_actions(g: Game) -> Flow:
     """The first player acts first; then clockwise, until all pass in succession."""
-    order = g.state.clockwise_from(g.first_player)
-    passes, i = 0, 0
-    while passes < _living(g, order):
-        name = order[i % len(order)]
-        i += 1
-        if g.player(name).eliminated:
-            continue
-        decision = action_decision(g, name)
-        answer = yield from g.ask(decision)
+
+    def offer(name: str) -> Flow:
+        answer = yield from g.ask(action_decision(g, name))
         if "pass" in answer:
-            passes += 1
-        else:
-            yield from take_action(g, name, answer)
-            passes = 0
+            return False
+        yield from take_action(g, name, answer)
+        return True
+
+    yield from until_all_pass(g, g.first_player, offer)
 
 
 def action_decision(g: Game, name: str) -> Decision:
