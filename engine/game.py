@@ -282,6 +282,9 @@ class Game:
 
     def close_window(self, window: Window) -> None:
         self.state.windows.remove(window)
+        if not self.state.windows:
+            self.state.revealed.clear()  # cards revealed by hand, and looks at a deck, end with the window
+            self.state.looking.clear()
 
     # -- moving cards -------------------------------------------------------------
     def _detach_from_location(self, cid: int) -> None:
@@ -318,6 +321,8 @@ class Game:
         c.facedown = False
         c.moribund = None
         c.x = 0
+        c.tokens = {}
+        c.note = ""
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)
@@ -391,7 +396,7 @@ class Game:
         for aid in list(c.attachments) + list(c.duplicates):
             if self.card(aid).moribund is None or self.card(aid).zone == "duplicate":
                 self.move_to_pile(aid, "discard")
-        self.state.effects = [e for e in self.state.effects if e.target != cid]
+        self.state.effects = [e for e in self.state.effects if e.target != cid and e.until != f"in_play:{cid}"]
         if destination == "deck_bottom":
             self.move_to_pile(cid, "deck", top=False)
         elif destination == "deck_top":

@@ -39,6 +39,11 @@ COMMAND_KEYS = {
     "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
     "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x"},
     "duplicate_save": set(),
+    # card text by hand (engine/manual.py): an extension of the scenario format
+    "by_hand": {"paragraph", "cost", "targets", "removes", "save", "cancel", "gate"},
+    "tool": {"card", "amount", "player", "count", "pick", "to", "from", "bottom", "attach_to", "strength",
+             "add_icons", "remove_icons", "add_keywords", "remove_keywords", "blank", "until", "name", "text"},
+    "resolve": set(),
 }
 EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eliminated", "power", "house_power",
                "card_power", "gold", "initiative", "hand_size", "deck_size", "discard_size", "dead_size",
@@ -419,9 +424,56 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"trigger": refs.card(v, "trigger"), "ability": body.get("ability", 1),
                "targets": [refs.card_or_player(r, "targets") for r in body.get("targets") or []],
                "pay": refs.cards(body.get("pay") or [], "pay"), "x": body.get("x", 0)}
+    elif cmd == "by_hand":
+        out = _by_hand_command(body, refs, step)
+    elif cmd == "tool":
+        out = _tool_command(body, refs, step)
+    elif cmd == "resolve":
+        out = {"resolve": True}
     else:  # duplicate_save
         out = {"duplicate_save": refs.card(v, "duplicate_save")}
     return out, rejected
+
+
+def _by_hand_command(body: dict, refs: "_Refs", step: int) -> dict:
+    """``{by_hand: CARD, paragraph: N, cost: {kneel: [..], gold: N, ...}, targets: [..], removes: kill,
+    save: CARD, cancel: true, gate: N}``: a use of card text by hand."""
+    if "paragraph" in body and (not isinstance(body["paragraph"], int) or isinstance(body["paragraph"], bool)):
+        raise ScenarioError(step, f"by_hand.paragraph: expected a whole number, got {body['paragraph']!r}")
+    out: dict[str, Any] = {"by_hand": refs.card(body["by_hand"], "by_hand"), "paragraph": body.get("paragraph", 1)}
+    cost = body.get("cost")
+    if cost is not None:
+        if not isinstance(cost, dict):
+            raise ScenarioError(step, f"by_hand.cost: expected a mapping, got {cost!r}")
+        out["cost"] = {k: (refs.cards(v, f"cost.{k}") if isinstance(v, list) else v) for k, v in cost.items()}
+    if body.get("targets") is not None:
+        if not isinstance(body["targets"], list):
+            raise ScenarioError(step, f"by_hand.targets: expected a list, got {body['targets']!r}")
+        out["targets"] = [refs.card_or_player(r, "targets") for r in body["targets"]]
+    for k in ("removes", "cancel", "gate"):
+        if k in body:
+            out[k] = body[k]
+    if "save" in body:
+        out["save"] = refs.card(body["save"], "save")
+    return out
+
+
+_TOOL_CARD_KEYS = ("card", "pick", "attach_to")
+
+
+def _tool_command(body: dict, refs: "_Refs", step: int) -> dict:
+    """``{tool: NAME, card: CARD, ...}``: a manual effect tool (engine/manual.py TOOLS)."""
+    out: dict[str, Any] = {"tool": body["tool"]}
+    for k, v in body.items():
+        if k == "tool":
+            continue
+        if k in _TOOL_CARD_KEYS or k in ("from", "to") and body["tool"] == "move_power":
+            out[k] = refs.card(v, k) if v is not None else None
+        elif k == "player":
+            out[k] = refs.player(v, k)
+        else:
+            out[k] = v
+    return out
 
 
 def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
