@@ -376,7 +376,9 @@ class Game:
         from engine import triggers
 
         host = self.card(attachment).attached_to
-        if host is None or not any(ab.control_host for ab in triggers.abilities(self, attachment)):
+        # the printed text counts even while blanked: the control it gave ends with it (ATT-02)
+        printed = any(isinstance(a, dict) and a.get("control_host") for a in self.defn(attachment).abilities)
+        if host is None or not (printed or any(ab.control_host for ab in triggers.abilities(self, attachment))):
             return
         if self.card(host).zone == "in_play" and self.card(host).controller != self.card(host).owner:
             self.set_controller(host, self.card(host).owner)

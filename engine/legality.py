@@ -88,8 +88,6 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
     h = g.card(host)
     if h.zone != "in_play" or h.facedown:
         return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
-    if g.card_type(host) != "character":
-        return f"{title} can only be attached to a character (ATT-01); {g.name(host)} is a {g.card_type(host)}"
     if h.moribund is not None:
         return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
     if g.has_keyword(host, "no attachments"):
