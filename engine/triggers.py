@@ -102,6 +102,8 @@ class Ctx:
     event: Any = None
     destinations: dict = field(default_factory=dict)
     """MOR-06: where the first player chose to send a card removed in several ways at once."""
+    own_saves: list = field(default_factory=list)
+    """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""
 
 
 # ---------------------------------------------------------------------------
@@ -842,7 +844,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                                                                  "remove_from_challenge", "take_control",
                                                                  "search", "script"))
     arg = None if isinstance(e, str) else e[name]
-    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    saved = set(ctx.event.data.get("saved", [])) - set(ctx.own_saves) if ctx.event is not None else set()
     title = g.name(ctx.source)
     if name in ("kill", "discard", "return_to_hand", "return_to_deck"):
         dest = REMOVAL_WORD[name] if name != "return_to_deck" else ("deck_bottom" if e.get("bottom") else
@@ -948,6 +950,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
             if ev is not None and cid in ev.victims:
                 ev.victims.remove(cid)
                 ev.data.setdefault("saved", []).append(cid)
+                ctx.own_saves.append(cid)
                 g.log(f"{g.name(cid)} is saved by {title}")
                 if g.state.window is not None:
                     g.state.window.gates.append({"event": "saved", "card": cid, "player": g.card(cid).controller})
