@@ -301,6 +301,8 @@ class _Loader:
         st.cards[hid].kneeling = bool(m.get("house_kneeling", False))
         st.cards[hid].power = self._int(m, "house_power", 0, where)
         self._label(house_def, hid, f"house:{name}")
+        if house_def is not None:
+            self._name_ref(house_def.name, hid)  # a House card given by its card name is named by it too
         for i, e in enumerate(self._list(m, "house_attachments", where)):
             self._entry(e, name, f"{where}.house_attachments[{i + 1}]", names, host=hid)
         if m.get("agenda") is not None:
