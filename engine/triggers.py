@@ -119,7 +119,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     if not imm:
         return False
     cls = SOURCE_CLASS.get(g.card_type(source), "")
-    covered = {cls, "card effects", "all"}
+    covered = {cls, f"{g.card_type(source)} effects", "card effects", "all"}  # "location effects" too
     if kind in (None, "action", "response"):
         covered.add("triggered effects")
     if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
