@@ -158,6 +158,8 @@ def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
             who = c.controller if key == "controller" else c.owner
             if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
                 return False
+            if want == "loser" and who != challenge_loser(g):
+                return False
         if key == "participating" and bool(in_challenge(g, cid)) != want:
             return False
         if key == "attacking" and (in_challenge(g, cid) == "attacking") != want:
@@ -191,6 +193,14 @@ def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
         if key == "influence_min" and d.influence < want:
             return False
     return True
+
+
+def challenge_loser(g: Game) -> str | None:
+    """The player who lost the current (or last) challenge; None while nobody has won it."""
+    ch = g.state.challenge
+    if ch is None or ch.winner is None:
+        return None
+    return ch.defender if ch.winner == ch.attacker else ch.attacker
 
 
 def cards_in_play(g: Game) -> list[int]:
@@ -498,7 +508,8 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
 
 def no_target_problem(g: Game, cid: int, ab: Ability, ctx: Ctx) -> str:
     """COS-14, with the uniqueness reason when that is what leaves no target (UNQ-02)."""
-    whys = [w for t in candidates(g, ab.choose, ctx) for w in [_entry_problem(g, ab, ctx, t)] if w]
+    whys = [] if "player" in ab.choose else \
+        [w for t in candidates(g, ab.choose, ctx) for w in [_entry_problem(g, ab, ctx, t)] if w]
     return f"{g.name(cid)} has no legal target (COS-14)" + (f": {whys[0]}" if whys else "")
 
 
@@ -511,9 +522,13 @@ def _entry_problem(g: Game, ab: Ability, ctx: Ctx, t: int) -> str | None:
     return legality.entry_problem(g, ctx.player, t)
 
 
-def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
     if ab.choose is None:
         return []
+    if "player" in ab.choose:  # a player target: immunity never applies to players (IMM-02)
+        names = g.opponents(ctx.player) if ab.choose["player"] == "opponent" else \
+            g.state.clockwise_from(ctx.player)
+        return [n for n in names if not g.player(n).eliminated]
     removes = any(_removes(e) for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
