@@ -100,14 +100,32 @@ def _err(msg: str, source: str, field_name: str, hint: str | None = None) -> Dat
                      field=f"abilities.{field_name}", hint=hint)
 
 
-def _check_filter(f: Any, source: str, where: str) -> dict:
+PLAYER_CHOICES = ("opponent", "any")
+"""``choose: {player: opponent}``: the target is a player (an opponent, or any player)."""
+WHO = ("you", "opponent", "loser")
+"""Values of a filter's ``controller`` / ``owner``: ``loser`` is the player who lost the challenge."""
+
+
+def _check_filter(f: Any, source: str, where: str, *, players: bool = False) -> dict:
     if f in ("self", "target", "host", "trigger"):
         return {f: True} if f != "self" else {"self": True}
     if not isinstance(f, dict):
         raise _err(f"expected a card filter mapping, got {f!r}", source, where)
+    if players and "player" in f:
+        if f["player"] not in PLAYER_CHOICES:
+            raise _err(f"choose: player must be one of {', '.join(PLAYER_CHOICES)}, not {f['player']!r}",
+                       source, where)
+        extra = set(f) - {"player", "count"}
+        if extra:
+            raise _err(f"a player target takes only 'player' and 'count', not '{sorted(extra)[0]}'",
+                       source, where)
+        return dict(f)
     for k in f:
         if k not in FILTER_KEYS | {"count", "from", "all", "up_to"}:
             raise _err(f"unknown filter key '{k}'", source, where, f"use {', '.join(sorted(FILTER_KEYS))}")
+    for k in ("controller", "owner"):
+        if k in f and f[k] not in WHO:
+            raise _err(f"{k} must be one of {', '.join(WHO)}, not {f[k]!r}", source, where)
     return dict(f)
 
 
@@ -146,7 +164,7 @@ def parse_abilities(raw: tuple, source: str = "") -> list[Ability]:
             raise _err(f"cost keys are {', '.join(sorted(COST_KEYS))}", source, where + ".cost")
         choose = a.get("choose")
         if choose is not None:
-            choose = _check_filter(choose, source, where + ".choose")
+            choose = _check_filter(choose, source, where + ".choose", players=True)
         effects = []
         for key in ("effect", "then"):
             seq = a.get(key) or []

@@ -150,6 +150,8 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
              if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
              and not ev.data.get("cannot_be_saved")]
     saves += triggers.options(g, name, step="save_cancel", event=ev)
+    if ev.data.get("terminal"):
+        saves = [s for s in saves if terminal_save_problem(g, name, ev, s) is None]
     by_hand = manual.options(g, name, step="save_cancel", event=ev)
 
     def check(answer: dict) -> dict:
@@ -161,12 +163,54 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
                 why = legality.duplicate_save_problem(g, name, cid, ev.victims)
                 if ev.data.get("cannot_be_saved"):
                     why = f"{ev.name} cannot be saved against (GEN-04)"
+                if why is None and ev.data.get("terminal"):
+                    why = terminal_save_problem(g, name, ev, {"duplicate_save": cid})
                 raise Refused(why or "no duplicate can save that card now")
             return {"duplicate_save": cid}
-        return triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
+        normal = triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
+        why = terminal_save_problem(g, name, ev, normal) if ev.data.get("terminal") else None
+        if why:
+            raise Refused(why)
+        return normal
 
     return Decision("save_cancel", name, f"save or cancel against: {ev.name}", options=saves,
                     can_pass=True, checker=check, context={"event": ev.name, "by_hand": by_hand})
+
+
+def terminal_save_problem(g: Game, name: str, ev: Event, answer: dict) -> str | None:
+    """MOR-09: a save from a terminal kill is legal only if it also ends the terminal condition.
+    The save (its costs and effects, or the duplicate's discard) is tried on a copy of the state,
+    which is then thrown away: the real state is never touched."""
+    import copy
+
+    from engine.game import GameEnded
+
+    real = g.state
+    g.state = copy.deepcopy(real)
+    try:
+        trial = Event(ev.name, victims=list(ev.victims), data=copy.deepcopy(ev.data))
+        if "duplicate_save" in answer:
+            cid = answer["duplicate_save"]
+            g.move_to_pile(g.card(cid).duplicates[-1], "discard")
+            saved = [cid]
+        else:
+            cid = answer["trigger"]
+            ab = triggers.abilities(g, cid)[answer["ability"] - 1]
+            ctx = triggers.Ctx(cid, name, ab, targets=list(answer.get("targets") or []),
+                               gate=triggers.save_gate(g, name, answer, trial), event=trial)
+            triggers.pay_costs(g, name, cid, ab, answer)
+            before = list(trial.victims)
+            triggers.execute(g, ab.effect, ctx)
+            saved = [v for v in before if v not in trial.victims]
+        still = [v for v in saved if triggers.terminal_holds(g, v)]
+    except GameEnded:
+        still = []
+    finally:
+        g.state = real
+    if not still:
+        return None
+    return (f"that save would leave {g.name(still[0])} in its terminal condition, so it cannot save it "
+            f"(MOR-09)")
 
 
 def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> Flow:
@@ -267,7 +311,8 @@ def terminal_check(g: Game) -> Flow:
         if cid in pending:
             continue  # already being killed: its save step is under way
         ev = Event(f"{g.name(cid)} is killed by a terminal effect",
-                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True})
+                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True,
+                         "terminal": True})
         ev.victims = [cid]
         pending.add(cid)
         try:

@@ -381,7 +381,9 @@ class Game:
         from engine import triggers
 
         host = self.card(attachment).attached_to
-        if host is None or not any(ab.control_host for ab in triggers.abilities(self, attachment)):
+        # the printed text counts even while blanked: the control it gave ends with it (ATT-02)
+        printed = any(isinstance(a, dict) and a.get("control_host") for a in self.defn(attachment).abilities)
+        if host is None or not (printed or any(ab.control_host for ab in triggers.abilities(self, attachment))):
             return
         if self.card(host).zone == "in_play" and self.card(host).controller != self.card(host).owner:
             self.set_controller(host, self.card(host).owner)
@@ -394,8 +396,10 @@ class Game:
         if c.zone == "attached":
             self._release_control(cid)
         for aid in list(c.attachments) + list(c.duplicates):
-            if self.card(aid).moribund is None or self.card(aid).zone == "duplicate":
-                self.move_to_pile(aid, "discard")
+            if self.card(aid).zone == "duplicate":
+                self.move_to_pile(aid, "discard")  # a duplicate has no text (UNQ-06)
+            elif self.card(aid).moribund is None:
+                self.move_to_pile(aid, self.from_play_destination(aid, "discard"))  # ATT-03, KW-04
         self.state.effects = [e for e in self.state.effects if e.target != cid and e.until != f"in_play:{cid}"]
         if destination == "deck_bottom":
             self.move_to_pile(cid, "deck", top=False)
@@ -411,18 +415,25 @@ class Game:
         c = self.card(cid)
         if c.moribund is not None:
             return False
-        if destination == "discard" and self.has_keyword(cid, "deathbound"):
-            destination = "dead"  # Deathbound replaces the destination (KW-04, MOR-10)
-        if destination == "dead" and self.defn(cid).type != "character":
-            destination = "discard"  # EFF-12: only a printed character goes to the dead pile
+        destination = self.from_play_destination(cid, destination)
         if self.state.windows:
             c.moribund = destination
             for aid in c.attachments:
                 if self.card(aid).moribund is None:
-                    self.card(aid).moribund = "discard"
+                    self.card(aid).moribund = self.from_play_destination(aid, "discard")  # ATT-03, KW-04
         else:
             self.leave_play(cid, destination)
         return True
+
+    def from_play_destination(self, cid: int, destination: str) -> str:
+        """Where a card leaving play really goes: killed, only a printed character goes to the dead
+        pile (EFF-12); a face-up Deathbound card that would be discarded from play goes to the dead
+        pile instead, whatever its type (KW-04, MOR-10). A facedown attachment has no keywords (ATT-04)."""
+        if destination == "dead" and self.defn(cid).type != "character":
+            destination = "discard"
+        if destination == "discard" and self.has_keyword(cid, "deathbound"):
+            destination = "dead"
+        return destination
 
     def resolve_moribund(self) -> None:
         """Step 6: every moribund card leaves play together, to its owner's pile (MOR-07)."""
@@ -456,7 +467,7 @@ class Game:
                         triggers.attachment_restriction_problem(self, aid, host, c.owner)
                     if bad:
                         self.log(f"{self.name(aid)} is discarded: its attachment restriction is not met")
-                        self.leave_play(aid, "discard")
+                        self.leave_play(aid, self.from_play_destination(aid, "discard"))
 
     # -- power, victory, elimination -----------------------------------------------
     def claim_house_power(self, name: str, amount: int) -> None:

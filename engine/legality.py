@@ -40,6 +40,21 @@ def unique_problem(g: Game, name: str, cid: int) -> str | None:
     return None
 
 
+def entry_problem(g: Game, name: str, cid: int) -> str | None:
+    """Why a card cannot be put into play under ``name``'s control: putting into play skips costs
+    and play restrictions, never uniqueness (UNQ-02, C-08)."""
+    d = g.defn(cid)
+    if not d.unique:
+        return None
+    for other in copies_in_play(g, d.name):
+        c = g.card(other)
+        if other != cid and (c.owner == name or c.controller == name):
+            return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
+    if any(g.name(c) == d.name for c in g.player(name).dead):
+        return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
+    return None
+
+
 def duplicate_host(g: Game, name: str, cid: int) -> int | None:
     """The unique card of the same title that ``name`` owns and controls in play (UNQ-05)."""
     title = g.name(cid)
@@ -73,8 +88,6 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
     h = g.card(host)
     if h.zone != "in_play" or h.facedown:
         return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
-    if g.card_type(host) != "character":
-        return f"{title} can only be attached to a character (ATT-01); {g.name(host)} is a {g.card_type(host)}"
     if h.moribund is not None:
         return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
     if g.has_keyword(host, "no attachments"):

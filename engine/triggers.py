@@ -102,6 +102,8 @@ class Ctx:
     event: Any = None
     destinations: dict = field(default_factory=dict)
     """MOR-06: where the first player chose to send a card removed in several ways at once."""
+    own_saves: list = field(default_factory=list)
+    """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +119,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     if not imm:
         return False
     cls = SOURCE_CLASS.get(g.card_type(source), "")
-    covered = {cls, "card effects", "all"}
+    covered = {cls, f"{g.card_type(source)} effects", "card effects", "all"}  # "location effects" too
     if kind in (None, "action", "response"):
         covered.add("triggered effects")
     if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
@@ -156,6 +158,8 @@ def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
             who = c.controller if key == "controller" else c.owner
             if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
                 return False
+            if want == "loser" and who != challenge_loser(g):
+                return False
         if key == "participating" and bool(in_challenge(g, cid)) != want:
             return False
         if key == "attacking" and (in_challenge(g, cid) == "attacking") != want:
@@ -189,6 +193,14 @@ def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
         if key == "influence_min" and d.influence < want:
             return False
     return True
+
+
+def challenge_loser(g: Game) -> str | None:
+    """The player who lost the current (or last) challenge; None while nobody has won it."""
+    ch = g.state.challenge
+    if ch is None or ch.winner is None:
+        return None
+    return ch.defender if ch.winner == ch.attacker else ch.attacker
 
 
 def cards_in_play(g: Game) -> list[int]:
@@ -392,6 +404,8 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     gold = _gold_cost(g, player, cid, ab, x)
     d = g.defn(cid)
     printed_gold = (d.cost or d.cost_x) if d.type == "event" and c.zone == "hand" else 0
+    if d.type == "event" and c.zone == "hand" and g.has_keyword(cid, "limited") and g.player(player).limited_played:
+        return f"{player} has already played a Limited card this round (MAR-11)"  # any type counts (KW-07)
     if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
         # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
         # for gold says when it may be paid, so its label rules
@@ -479,7 +493,7 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
     count = ab.choose.get("count", 1)
     legal = legal_targets(g, cid, ab, ctx)
     if not legal:
-        return f"{g.name(cid)} has no legal target (COS-14)"
+        return no_target_problem(g, cid, ab, ctx)
     if len(targets) != min(count, len(legal)) and not (ab.choose.get("up_to") and 0 < len(targets) <= count):
         return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''}"
     if len(set(targets)) != len(targets):
@@ -487,13 +501,34 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
     for t in targets:
         if t not in legal:
             label = g.name(t) if t in g.state.cards else t
-            return f"{label} is not a legal target for {g.name(cid)}"
+            why = _entry_problem(g, ab, ctx, t) if t in g.state.cards else None
+            return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "")
     return None
 
 
-def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
+def no_target_problem(g: Game, cid: int, ab: Ability, ctx: Ctx) -> str:
+    """COS-14, with the uniqueness reason when that is what leaves no target (UNQ-02)."""
+    whys = [] if "player" in ab.choose else \
+        [w for t in candidates(g, ab.choose, ctx) for w in [_entry_problem(g, ab, ctx, t)] if w]
+    return f"{g.name(cid)} has no legal target (COS-14)" + (f": {whys[0]}" if whys else "")
+
+
+def _entry_problem(g: Game, ab: Ability, ctx: Ctx, t: int) -> str | None:
+    """A chosen card that the ability would put into play must be able to enter play (UNQ-02, C-08)."""
+    if not any(isinstance(e, dict) and e.get("put_into_play") in ("target", "targets") for e in ab.effect):
+        return None
+    from engine import legality
+
+    return legality.entry_problem(g, ctx.player, t)
+
+
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
     if ab.choose is None:
         return []
+    if "player" in ab.choose:  # a player target: immunity never applies to players (IMM-02)
+        names = g.opponents(ctx.player) if ab.choose["player"] == "opponent" else \
+            g.state.clockwise_from(ctx.player)
+        return [n for n in names if not g.player(n).eliminated]
     removes = any(_removes(e) for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
@@ -504,6 +539,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
             continue  # MOR-03
         if steals and control_problem(g, ctx.player, t):
             continue  # UNQ-02, UNQ-04
+        if _entry_problem(g, ab, ctx, t):
+            continue  # UNQ-02, C-08: it could not enter play
         out.append(t)
     return out
 
@@ -727,7 +764,7 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
     if problem:
         raise Refused(problem)
     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
-        raise Refused(f"{g.name(cid)} has no legal target (COS-14)")
+        raise Refused(no_target_problem(g, cid, ab, ctx))
     if event is not None and event.data.get("cannot_be_saved") and any(
             _effect_name(e) == "save" for e in ab.effect):
         raise Refused(f"{g.name(cid)}: what {event.name} removes cannot be saved (GEN-04)")
@@ -822,7 +859,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
                                                                  "remove_from_challenge", "take_control",
                                                                  "search", "script"))
     arg = None if isinstance(e, str) else e[name]
-    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    saved = set(ctx.event.data.get("saved", [])) - set(ctx.own_saves) if ctx.event is not None else set()
     title = g.name(ctx.source)
     if name in ("kill", "discard", "return_to_hand", "return_to_deck"):
         dest = REMOVAL_WORD[name] if name != "return_to_deck" else ("deck_bottom" if e.get("bottom") else
@@ -928,6 +965,7 @@ def _execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
             if ev is not None and cid in ev.victims:
                 ev.victims.remove(cid)
                 ev.data.setdefault("saved", []).append(cid)
+                ctx.own_saves.append(cid)
                 g.log(f"{g.name(cid)} is saved by {title}")
                 if g.state.window is not None:
                     g.state.window.gates.append({"event": "saved", "card": cid, "player": g.card(cid).controller})
@@ -1205,8 +1243,20 @@ def terminal_victims(g: Game) -> list[int]:
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
+def host_types(g: Game, attachment: int) -> list[str]:
+    """ATT-01: an attachment goes on a character unless its (current) text names another host."""
+    named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to
+             for t in (ab.attach_to["type"] if isinstance(ab.attach_to["type"], list) else [ab.attach_to["type"]])]
+    return named or ["character"]
+
+
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
-    """ATT-01/02: the host must match every restriction the attachment states."""
+    """ATT-01/02: the host must be of a type the attachment allows (a character unless its text says
+    otherwise) and match every restriction the attachment states."""
+    types = host_types(g, attachment)
+    if g.card_type(host) not in types:
+        return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
+                f"{g.name(host)} is a {g.card_type(host)}")
     for ab in abilities(g, attachment):
         if ab.attach_to is not None:
             ctx = Ctx(attachment, player, ab)
