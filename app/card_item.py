@@ -453,7 +453,7 @@ def paint_marks(p: QPainter, face: CardFace, *, selected: bool = False, eligible
         p.drawText(disc, Qt.AlignmentFlag.AlignCenter, str(face.power))
     if face.by_hand and not face.hidden:
         # "text by hand": a small hand in the text box's corner (engine/manual.py)
-        badge = QRectF(CARD_W - 52, CARD_H * 0.30, 48, 15)
+        badge = QRectF(4, CARD_H - 19, 50, 15)  # bottom left: clear of stats, bands and the power disc
         p.setPen(QPen(QColor("#5a3a10"), 1))
         p.setBrush(QColor("#ffe27a"))
         p.drawRoundedRect(badge, 4, 4)

@@ -53,11 +53,13 @@ _TRIGGER_WORD = re.compile(r"\b(when|after|each time|lorsque|après|chaque fois)
 _REVEALED = re.compile(r"^\s*(when revealed|lorsque (cette intrigue|elle) est révélée)", re.I)
 _TYPE = r"(?:(military|intrigue|power|militaire|pouvoir)\s+)?"
 _EVENT_WORDS: tuple[tuple[re.Pattern, str], ...] = (
-    (re.compile(r"\b(you|vous)\s+(win|wins|gagnez)\s+(an?|un)\s+" + _TYPE + r"(challenge|défi)", re.I),
-     "challenge_won"),
+    (re.compile(r"\bbeginning of the (\w+) phase|\bdébut de la phase (?:de |d')?(\w+)", re.I), "phase_begins"),
+    (re.compile(r"\bend of the (\w+) phase|\bfin de la phase (?:de |d')?(\w+)", re.I), "phase_ends"),
+    (re.compile(r"\b(you|vous)\s+(win|wins|gagnez)\s+(an?|un)\s+" + _TYPE + r"(challenge|défi)(?:\s+(militaire|pouvoir|"
+                r"d'intrigue|intrigue))?", re.I), "challenge_won"),
     (re.compile(r"\b(win|wins|won)\s+(an?\s+)?" + _TYPE + r"challenge", re.I), "challenge_won"),
-    (re.compile(r"\b(you|vous)\s+(lose|perdez)\s+(an?|un)\s+" + _TYPE + r"(challenge|défi)", re.I),
-     "challenge_lost"),
+    (re.compile(r"\b(you|vous)\s+(lose|perdez)\s+(an?|un)\s+" + _TYPE + r"(challenge|défi)(?:\s+(militaire|pouvoir|"
+                r"d'intrigue|intrigue))?", re.I), "challenge_lost"),
     (re.compile(r"\b(lose|loses|lost)\s+(an?\s+)?" + _TYPE + r"challenge", re.I), "challenge_lost"),
     (re.compile(r"\b(is|are|est|sont)\s+(killed|tués?)\b", re.I), "killed"),
     (re.compile(r"\b(is|are)\s+discarded\b", re.I), "discarded"),
@@ -70,12 +72,10 @@ _EVENT_WORDS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\bdeclared as (an? )?defender|defenders are declared", re.I), "defenders_declared"),
     (re.compile(r"\bdeclared as (an? )?attacker|\bdeclares? (an? )?" + _TYPE + r"challenge|challenge is declared",
                 re.I), "challenge_declared"),
-    (re.compile(r"\bbeginning of the (\w+) phase|\bdébut de la phase (?:de |d')?(\w+)", re.I), "phase_begins"),
-    (re.compile(r"\bend of the (\w+) phase|\bfin de la phase (?:de |d')?(\w+)", re.I), "phase_ends"),
     (re.compile(r"\bis revealed\b", re.I), "plot_revealed"),
 )
 _TYPE_WORDS = {"military": "military", "intrigue": "intrigue", "power": "power", "militaire": "military",
-               "pouvoir": "power"}
+               "pouvoir": "power", "d'intrigue": "intrigue"}
 
 
 @dataclass(frozen=True)

@@ -74,8 +74,10 @@ def by_hand_in_pool(g: Game) -> bool:
 
 
 def _ability(g: Game, cid: Any, n: Any) -> TextAbility:
-    if not isinstance(cid, int) or cid not in g.state.cards:
+    if not isinstance(cid, int) or isinstance(cid, bool) or cid not in g.state.cards:
         raise Refused(f"there is no card {cid!r}")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise Refused(f"paragraph: expected a whole number, got {n!r}")
     for ta in text_abilities(g, cid):
         if ta.paragraph == n:
             return ta
@@ -298,6 +300,10 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
             if c.moribund is not None:
                 raise Refused(f"{g.name(t)} is already leaving play: it is not a legal target (MOR-03)")
     out = {"by_hand": cid, "paragraph": n, "cost": cost, "targets": list(targets), "removes": removes}
+    for key, only in (("save", "save_cancel"), ("cancel", "save_cancel"), ("gate", "response")):
+        if key in answer and step != only:
+            raise Refused(f"by_hand: '{key}' belongs to a {'save or cancel (step 2)' if only == 'save_cancel' else 'response (step 5)'}"
+                          f", not to this decision")
     if step == "save_cancel":
         if event is None:
             raise Refused("there is nothing to save or cancel now")
@@ -323,7 +329,7 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
     elif step == "response":
         gates = _gates(g, player, cid, ta)
         i = answer.get("gate", gates[0] if len(gates) == 1 else "?")
-        if i not in gates:
+        if isinstance(i, bool) or i not in gates:
             if not gates:
                 raise Refused(f"{title}: its opportunity has not arisen in this window (TIM-08)")
             raise Refused(f"{title}: name the gate it answers (gate: one of {gates}) (TIM-12)")
@@ -795,7 +801,7 @@ def _into_play_problem(g: Game, player: str, cid: int, host: Any = None) -> str 
     if d.type not in ("character", "location", "attachment"):
         return f"{d.name} is a{'n' if d.type[0] in 'aeiou' else ''} {d.type}: only characters, locations and " \
                f"attachments are put into play (ZON-01)"
-    problem = legality.unique_problem(g, player, cid)
+    problem = legality.entry_problem(g, player, cid)
     if problem:
         return problem
     if d.type == "attachment":
