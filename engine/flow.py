@@ -7,12 +7,14 @@ the first player, the chance to act until all pass in succession (TIM-03).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from engine import legality, triggers
 from engine.decisions import Decision, Refused
-from engine.game import Flow, Game
 from engine.state import CHALLENGE_TYPES, Challenge, Window
+
+if TYPE_CHECKING:
+    from engine.game import Flow, Game
 
 HAND_SIZE = 7
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from cards.model import CardDef
+from engine import flow, triggers
 from engine.decisions import Decision, GameOver, Refused
 from engine.state import CardInstance, Effect, GameState, Player, Window
 
@@ -53,8 +54,6 @@ class Game:
         self.result: GameOver | None = None
         self.warnings: list[str] = []
         """Rules the last answer broke, in advise mode."""
-        from engine import flow  # the rules depend on this module, not the other way round
-
         self._flow = flow.play(self, start_phase or state.phase)
         self._step(None)
 
@@ -169,8 +168,6 @@ class Game:
 
     def _constants(self, card_id: int) -> list[dict]:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
-        from engine import triggers
-
         return triggers.constant_modifiers(self, card_id)
 
     def strength(self, card_id: int) -> int:
@@ -373,8 +370,6 @@ class Game:
 
     def _release_control(self, attachment: int) -> None:
         """CTL-02: control granted by an attachment ends when the attachment leaves play."""
-        from engine import triggers
-
         host = self.card(attachment).attached_to
         if host is None or not any(ab.control_host for ab in triggers.abilities(self, attachment)):
             return
@@ -439,8 +434,6 @@ class Game:
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once."""
-        from engine import triggers
-
         for p in self.state.players:
             for host in list(p.in_play):
                 for aid in list(self.card(host).attachments):
@@ -457,8 +450,6 @@ class Game:
     def claim_house_power(self, name: str, amount: int) -> None:
         if amount <= 0:
             return
-        from engine import triggers
-
         stop = triggers.prohibited(self, name, "claim_house_power")
         if stop is not None:  # ZON-08: this stops claiming, never moving power
             self.log(f"{name} cannot claim power for House ({self.name(stop[0])})")
