@@ -87,6 +87,10 @@ class CardFace:
     hidden: bool = False
     marks: tuple[str, ...] = ()
     """Table marks such as ``attacking``, ``defending``, ``stealth``."""
+    by_hand: bool = False
+    """The engine does not automate this card's text: its player resolves it by hand."""
+    tokens: tuple[tuple[str, int], ...] = ()
+    note: str = ""
 
     @classmethod
     def of(cls, defn, **runtime) -> "CardFace":
@@ -447,6 +451,24 @@ def paint_marks(p: QPainter, face: CardFace, *, selected: bool = False, eligible
         p.setPen(QColor("white"))
         p.setFont(card_font(14, bold=True))
         p.drawText(disc, Qt.AlignmentFlag.AlignCenter, str(face.power))
+    if face.by_hand and not face.hidden:
+        # "text by hand": a small hand in the text box's corner (engine/manual.py)
+        badge = QRectF(CARD_W - 52, CARD_H * 0.30, 48, 15)
+        p.setPen(QPen(QColor("#5a3a10"), 1))
+        p.setBrush(QColor("#ffe27a"))
+        p.drawRoundedRect(badge, 4, 4)
+        p.setPen(QColor("#3a2400"))
+        p.setFont(card_font(8.5, bold=True))
+        p.drawText(badge, Qt.AlignmentFlag.AlignCenter, "BY HAND")
+    if face.tokens and not face.hidden:
+        label = " ".join(f"{n}\u00d7{name}" for name, n in face.tokens)
+        tag = QRectF(4, CARD_H - 80, CARD_W - 8, 16)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(20, 60, 30, 210))
+        p.drawRoundedRect(tag, 3, 3)
+        p.setPen(QColor("#e8ffe8"))
+        p.setFont(card_font(9, bold=True))
+        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, _elided(label, card_font(9, bold=True), CARD_W - 10))
     if face.duplicates:
         badge = QRectF(CARD_W - 34, 26, 30, 16)
         p.setPen(QPen(QColor("#1a1410"), 1))

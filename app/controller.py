@@ -20,7 +20,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine import advise
+from engine import advise, manual
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
@@ -532,6 +532,102 @@ class TableController(QObject):
             answer["pay"] = list(option["pay"])  # a kneel cost's cards, as the engine suggests
         return self.submit(answer)
 
+    # -- card text by hand (engine/manual.py) ---------------------------------------------------
+    def by_hand_options(self) -> list[dict]:
+        """Uses by hand the engine offers the viewer now (``{"by_hand": id, "paragraph": n, ...}``)."""
+        d = self.decision
+        if d is None or not self.my_turn():
+            return []
+        found = d.context.get("by_hand")
+        return list(found) if isinstance(found, list) else []
+
+    def text_ability(self, option: dict):
+        """The paragraph (``cards.textlabels.TextAbility``) a use by hand names."""
+        for ta in manual.text_abilities(self.game, option["by_hand"]):
+            if ta.paragraph == option.get("paragraph", 1):
+                return ta
+        return None
+
+    def use_by_hand(self, option: dict, *, kneel: list[int] | None = None, gold: int = 0,
+                    pay: list[int] | None = None, influence: int = 0, discard: list[int] | None = None,
+                    removes: str | None = None) -> bool:
+        """Start a use by hand: the picks are its targets; the costs are the ones the player states."""
+        answer = dict(option)
+        cost: dict = {}
+        if kneel:
+            cost["kneel"] = list(kneel)
+        if gold:
+            cost["gold"] = gold
+        if influence:
+            cost["influence"], cost["pay"] = influence, list(pay or [])
+        if discard:
+            cost["discard"] = list(discard)
+        answer["cost"] = cost
+        if self.selection:
+            answer["targets"] = list(self.selection)
+        if removes:
+            answer["removes"] = removes
+        return self.submit(answer)
+
+    def tool(self, name: str, **args) -> bool:
+        """A manual effect tool: in step 3 of a use by hand, an answer; in advise mode, a free move."""
+        move = {"tool": name, **args}
+        d = self.decision
+        if d is not None and d.kind == "by_hand_effect" and self.my_turn():
+            return self.submit(move, free=move)
+        return self.free_move(move)
+
+    def tool_actions(self, cid: int) -> list[Action]:
+        """Manual effect tools on a card (context menu in step 3 of a use by hand, or advise mode)."""
+        g = self.game
+        c = g.card(cid)
+        d = self.decision
+        live = d is not None and d.kind == "by_hand_effect" and self.my_turn()
+        if not live and self.mode != "advise":
+            return []
+        title = g.name(cid)
+        out: list[Action] = []
+
+        def add(label: str, name: str, **args) -> None:
+            if live or name in ("modify", "token", "take_control", "put_into_play", "reveal", "return_to_deck"):
+                # advise mode already has kneel, power, kill, discard as free moves
+                out.append((f"{label}", lambda: self.tool(name, card=cid, **args), True))
+
+        if c.zone in ("in_play", "attached"):
+            if c.moribund is None:
+                add(f"Kill {title}", "kill")
+                add(f"Discard {title}", "discard")
+                add(f"Return {title} to hand", "return_to_hand")
+                add(f"Return {title} to the top of the deck", "return_to_deck")
+                add(f"Return {title} to the bottom of the deck", "return_to_deck", bottom=True)
+            if c.zone == "in_play" and c.controller != self.viewer:
+                add(f"Take control of {title}", "take_control")
+        if c.zone in manual.SOURCE_ZONES:
+            add("Stand" if c.kneeling else "Kneel", "stand" if c.kneeling else "kneel")
+            if c.zone in ("in_play", "attached", "house"):
+                add("Power +1", "power", amount=1)
+                if c.power:
+                    add("Power \u22121", "power", amount=-1)
+            if g.card_type(cid) == "character":
+                add("STR +1 until the end of the phase", "modify", strength=1, until="phase")
+                add("STR \u22121 until the end of the phase", "modify", strength=-1, until="phase")
+                for icon in ("military", "intrigue", "power"):
+                    if icon in g.icons(cid):
+                        add(f"Lose the {icon} icon until the end of the phase", "modify", remove_icons=[icon])
+                    else:
+                        add(f"Gain a {icon} icon until the end of the phase", "modify", add_icons=[icon])
+            add("Blank its text until the end of the phase", "modify", blank=True)
+            add("Token +1", "token", amount=1)
+            if c.tokens:
+                add("Token \u22121", "token", amount=-1)
+        if c.zone == "hand" and c.owner == self.viewer:
+            add(f"Reveal {title}", "reveal")
+            add(f"Discard {title} from hand", "discard")
+        if c.zone in ("hand", "discard", "dead") and c.owner == self.viewer and \
+                g.defn(cid).type in ("character", "location"):
+            add(f"Put {title} into play", "put_into_play")
+        return out
+
     def influence_sources(self, player: str | None = None) -> list[tuple[int, str, int]]:
         """Standing cards a player controls that have influence: (id, name, influence)."""
         g = self.game
@@ -610,6 +706,13 @@ class TableController(QObject):
                     out.append((f"Marshal {title}", lambda: self.play_from_hand(cid), True))
             if not options and g.defn(cid).type in ("character", "location"):
                 out.append((f"Marshal {title}", lambda: self.play_from_hand(cid), True))
+        tools = self.tool_actions(cid)
+        if tools:
+            if out:
+                out.append(("-", None, False))
+            out.extend(tools)
+            if d is not None and d.kind == "by_hand_effect":
+                return out
         free = []
         if c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
             free.append(("Stand" if c.kneeling else "Kneel", lambda: self.toggle_kneel(cid)))

@@ -102,6 +102,14 @@ def describe(face: CardFace, where: str = "") -> str:
         parts.append("<b>" + e(". ".join(k.capitalize() for k in face.keywords)) + ".</b>")
     if rules_text(face):
         parts.append(e(rules_text(face)).replace("\n", "<br>"))
+    if face.by_hand:
+        parts.append("<span style='color:#7a4a00'><b>Text by hand</b>: the engine does not automate "
+                     "this text; use it from the prompt bar when it is offered, and carry it out with the "
+                     "tools</span>")
+    if face.tokens:
+        parts.append("Tokens: " + e(", ".join(f"{n} {name}" for name, n in face.tokens)))
+    if face.note:
+        parts.append("Note: <i>" + e(face.note) + "</i>")
     runtime = []
     if face.kneeling:
         runtime.append("kneeling")

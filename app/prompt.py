@@ -13,9 +13,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
-                               QSizePolicy, QToolButton, QVBoxLayout, QWidget)
+                               QSizePolicy, QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card
+from engine import manual
 
 STEPS = ("Initiate", "Save/Cancel", "Execute", "Passives", "Responses", "End")
 """The six steps of an action window (TIM-05)."""
@@ -159,6 +160,53 @@ class InfluencePicker(QFrame):
         self.total.setText(text)
         self.total.setStyleSheet(f"color: {colour}; font-weight: bold;")
         self.pay.setEnabled(paid >= self.needed)
+
+
+class HandUsePanel(QFrame):
+    """Start a use of card text by hand: the costs paid by hand (kneel, gold) and whether the
+    effect removes the picked targets (so they can be saved in step 2). The picks are the targets."""
+
+    accepted = Signal(dict)
+    cancelled = Signal()
+
+    REMOVES = (("", "no removal"), ("kill", "kills them"), ("discard", "discards them"),
+               ("return_to_hand", "returns them to hand"), ("return_to_deck", "returns them to the deck"))
+
+    def __init__(self, what: str, kneelable: list[tuple[int, str]], gold: int, targets: str):
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("HandUsePanel { background: #fff3c4; border: 1px solid #b89b63; border-radius: 5px; }")
+        box = QHBoxLayout(self)
+        box.addWidget(QLabel(f"<b>{what}</b> \u2014 kneel to pay:"))
+        self.boxes: list[tuple[QCheckBox, int]] = []
+        for cid, name in kneelable:
+            check = QCheckBox(name)
+            check.setObjectName(f"kneel-{cid}")
+            box.addWidget(check)
+            self.boxes.append((check, cid))
+        box.addWidget(QLabel("gold"))
+        self.gold = QSpinBox()
+        self.gold.setObjectName("hand-gold")
+        self.gold.setRange(0, max(0, gold))
+        box.addWidget(self.gold)
+        box.addWidget(QLabel(f"targets: {targets}"))
+        self.removes = QComboBox()
+        self.removes.setObjectName("hand-removes")
+        for key, label in self.REMOVES:
+            self.removes.addItem(label, key)
+        box.addWidget(self.removes)
+        use = self.use = QPushButton("Use")
+        use.setObjectName("hand-use")
+        use.setProperty("primary", True)
+        use.clicked.connect(lambda: self.accepted.emit(self.answer()))
+        box.addWidget(use)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.cancelled.emit)
+        box.addWidget(cancel)
+
+    def answer(self) -> dict:
+        return {"kneel": [cid for check, cid in self.boxes if check.isChecked()], "gold": self.gold.value(),
+                "removes": self.removes.currentData() or None}
 
 
 class PromptBar(QFrame):
@@ -355,7 +403,109 @@ class PromptBar(QFrame):
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)
+        self._by_hand_buttons()
         self._button("pass", "Done marshalling" if own_marshal else "Pass", ctl.pass_, primary=own_marshal)
+
+    # -- card text by hand -------------------------------------------------------------------
+    def _by_hand_buttons(self) -> None:
+        """One button per paragraph the viewer may use by hand now (saves: one per card saved)."""
+        ctl = self.controller
+        g = ctl.game
+        for opt in ctl.by_hand_options():
+            cid, n = opt["by_hand"], opt.get("paragraph", 1)
+            title = g.name(cid)
+            ta = ctl.text_ability(opt)
+            if "save" in opt:
+                key, label = f"hand-{cid}-{n}-save-{opt['save']}", f"Save {g.name(opt['save'])} with {title}"
+            elif "cancel" in opt:
+                key, label = f"hand-{cid}-{n}-cancel", f"Cancel with {title}"
+            else:
+                key = f"hand-{cid}-{n}"
+                if key in self.buttons:
+                    continue  # one button per paragraph (a response may answer several gates)
+                verb = "Play" if g.defn(cid).type == "event" else "Use"
+                label = f"{verb} {title}" + (f" \u00b6{n}" if len(manual.text_abilities(g, cid)) > 1 else "")
+                if ta is not None and ta.flagged:
+                    label += " (timing not read)"
+            b = self._button(key, label + " by hand", lambda opt=opt: self.open_hand_use(opt))
+            if ta is not None:
+                b.setToolTip(f"{ta.describe()}: {ta.text}")
+
+    def open_hand_use(self, option: dict) -> "HandUsePanel":
+        """The cost panel of a use by hand; Use sends it with the picks as targets."""
+        self._close_picker()
+        ctl = self.controller
+        g = ctl.game
+        me = ctl.viewer
+        kneelable = [(c, g.name(c)) for c in g.in_play_cards(me) + [g.player(me).house_card]
+                     if c is not None and not g.card(c).kneeling and not g.card(c).facedown]
+        what = g.name(option["by_hand"])
+        self.picker = HandUsePanel(what, kneelable, g.player(me).gold, self._names(ctl.selection))
+        self.picker.accepted.connect(lambda a: ctl.use_by_hand(option, kneel=a["kneel"], gold=a["gold"],
+                                                               removes=a["removes"]))
+        self.picker.cancelled.connect(self.refresh)
+        for i in range(self.row.count()):
+            w = self.row.itemAt(i).widget()
+            if w is not None:
+                w.hide()
+        self.row.insertWidget(0, self.picker)
+        self.picker.show()
+        return self.picker
+
+    def _build_by_hand_effect(self, d) -> None:
+        ctl = self.controller
+        g = ctl.game
+        me = d.player
+        cid = d.context.get("card")
+        ta = next((t for t in manual.text_abilities(g, cid) if t.paragraph == d.context.get("paragraph")), None) \
+            if cid is not None else None
+        self.picks.setText("Carry out the text with the tools: right-click a card (kill, discard, kneel, "
+                           "power, STR, icons, tokens...), or use the buttons; then Done."
+                           + (f"  \u2014 {ta.text}" if ta is not None else ""))
+        self._button("done", "Done", ctl.pass_, primary=True)
+        self._button("tool-draw", "Draw 1", lambda: ctl.tool("draw", count=1))
+        self._button("tool-gold+", "Gold +1", lambda: ctl.tool("gold", amount=1))
+        self._button("tool-gold-", "Gold \u22121", lambda: ctl.tool("gold", amount=-1),
+                     enabled=g.player(me).gold > 0)
+        self._button("tool-search", "Search my deck\u2026", self.show_search)
+        self._button("tool-look", "Look at top 3", lambda: ctl.tool("look", count=3))
+        self._button("tool-shuffle", "Shuffle my deck", lambda: ctl.tool("shuffle"))
+        looked = [x for x in g.state.looking if x["player"] == me]
+        if looked:
+            top = g.player(looked[-1]["deck"]).deck[:looked[-1]["count"]]
+            self._strip_of(top, lambda c: None, "look")
+
+    def show_search(self) -> None:
+        """Search the viewer's own deck: its cards in the strip; clicking one takes it (then shuffle)."""
+        ctl = self.controller
+        deck = ctl.game.player(ctl.viewer).deck
+        self._strip_of(deck, lambda c: ctl.tool("search", pick=c), "search")
+        self._button("tool-search-none", "Take nothing", lambda: ctl.tool("search", pick=None))
+
+    def _strip_of(self, cards: list[int], on_click, prefix: str) -> None:
+        g = self.controller.game
+        strip = QWidget()
+        box = QHBoxLayout(strip)
+        box.setContentsMargins(0, 0, 0, 0)
+        for cid in cards:
+            b = CardButton(cid, self.face_of(cid), g.name(cid), scale=0.6)
+            b.setObjectName(f"{prefix}-{cid}")
+            b.clicked.connect(lambda _=False, cid=cid: on_click(cid))
+            b.hovered.connect(self.card_hovered.emit)
+            box.addWidget(b)
+            b.show()
+            self.buttons[f"{prefix}-{cid}"] = b
+        box.addStretch()
+        old = self.strip_area.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.strip_area.setWidget(strip)
+        self.strip_area.show()
+
+    def _build_by_hand_passive(self, d) -> None:
+        ctl = self.controller
+        self._button("resolve", "Resolve by hand", lambda: ctl.submit({"resolve": True}), primary=True)
+        self._button("pass", "Skip", ctl.pass_)
 
     def _trigger_button(self, opt: dict) -> None:
         ctl = self.controller
@@ -492,12 +642,14 @@ class PromptBar(QFrame):
                              lambda cid=cid: ctl.duplicate_save(cid), primary=True)
             elif "trigger" in opt:
                 self._trigger_button(opt)
+        self._by_hand_buttons()
         self._button("pass", "Pass", ctl.pass_)
 
     def _build_response(self, d) -> None:
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)
+        self._by_hand_buttons()
         self._button("pass", "Pass", self.controller.pass_)
 
     def _build_default(self, d) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmapCache, QRadialG
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QMenu
 
 from app.card_item import CARD_H, CARD_W, CardFace, CardImages, CardItem, PileFace, PileItem, card_font
+from engine import manual
 
 SCENE_W = 1640
 MARGIN = 12
@@ -243,6 +244,10 @@ class TableScene(QGraphicsScene):
             if d.type == "character":
                 current = dict(strength=g.strength(cid), icons=frozenset(g.icons(cid)))
             current["keywords"] = tuple(sorted(g.keywords(cid)))
+        if not hidden:
+            current["by_hand"] = manual.is_by_hand(g, cid)
+            current["tokens"] = tuple(sorted(c.tokens.items()))
+            current["note"] = c.note
         return CardFace.of(d, power=c.power, kneeling=c.kneeling, facedown=c.facedown, moribund=c.moribund,
                            duplicates=len(c.duplicates), hidden=hidden, marks=marks, **current)
 

@@ -13,7 +13,7 @@ leaving its place) is refused with ``Refused``, and nothing changes.
 """
 from __future__ import annotations
 
-from engine import legality
+from engine import legality, manual
 from engine.decisions import Refused
 from engine.game import Game
 
@@ -40,7 +40,15 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
     if not isinstance(move, dict) or not move:
         raise Refused("a free move is a mapping such as {'kneel': 12}")
     warnings: list[str] = []
-    if "move" in move:
+    if "tool" in move:  # the manual effect tools of card text by hand (engine/manual.py)
+        manual.check_tool(game, player, move)
+        if move["tool"] == "draw":
+            warnings.extend(_draw_warnings(game, move.get("player", player), move.get("count", 1)))
+        elif move["tool"] in ("kill", "discard", "return_to_hand", "return_to_deck", "put_into_play",
+                              "take_control", "modify", "power", "move_power", "search"):
+            warnings.append(f"{move['tool'].replace('_', ' ')}: only a card effect does that; say which card "
+                            f"it plays")
+    elif "move" in move:
         cid = _card(game, move["move"])
         to = move.get("to")
         if to not in FREE_ZONES:
@@ -94,7 +102,8 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
     elif "shuffle" in move:
         _player(game, move["shuffle"])
     else:
-        raise Refused(f"unknown free move {sorted(move)}; use move, kneel, stand, power, gold, draw or shuffle")
+        raise Refused(f"unknown free move {sorted(move)}; use move, kneel, stand, power, gold, draw, shuffle "
+                      f"or a manual effect tool ({{'tool': ...}})")
     return warnings
 
 
@@ -126,7 +135,9 @@ def free_move(game: Game, player: str, move: dict) -> list[str]:
 
 def apply_free_move(game: Game, player: str, move: dict) -> None:
     st = game.state
-    if "move" in move:
+    if "tool" in move:
+        manual.apply_tool(game, player, move)
+    elif "move" in move:
         cid, to = move["move"], move["to"]
         c = game.card(cid)
         if c.zone in ("in_play", "attached"):

@@ -18,18 +18,20 @@ COMMANDS_FOR_KIND: dict[str, tuple[str, ...]] = {
     "setup": ("setup", "pass"),
     "plot": ("plot",),
     "first_player": ("first_player",),
-    "action": ("marshal", "trigger", "pass", "done"),
+    "action": ("marshal", "trigger", "by_hand", "pass", "done"),
     "challenge": ("challenge", "done", "pass"),
     "stealth": ("stealth", "pass"),
     "defend": ("defend", "pass"),
     "choose": ("choose",),
     "order": ("order",),
-    "save_cancel": ("trigger", "duplicate_save", "pass"),
-    "response": ("trigger", "pass"),
+    "save_cancel": ("trigger", "duplicate_save", "by_hand", "pass"),
+    "response": ("trigger", "by_hand", "pass"),
+    "by_hand_effect": ("tool", "done", "pass"),
+    "by_hand_passive": ("resolve", "pass"),
 }
 
 COMMANDS = ("pass", "done", "plot", "first_player", "setup", "marshal", "challenge", "stealth",
-            "defend", "choose", "order", "trigger", "duplicate_save")
+            "defend", "choose", "order", "trigger", "duplicate_save", "by_hand", "tool", "resolve")
 
 
 class Refused(Exception):
@@ -73,7 +75,7 @@ class Decision:
     @property
     def only_pass(self) -> bool:
         """True when passing is the only legal answer (the table may skip such prompts)."""
-        return self.can_pass and not self.options and not self.choices
+        return self.can_pass and not self.options and not self.choices and not self.context.get("by_hand")
 
     def accepts_command(self, answer: dict) -> bool:
         try:
@@ -113,3 +115,8 @@ class GameOver:
 
     winner: str
     reason: str
+
+
+class GameEnded(Exception):
+    """Raised inside the rules the moment a player wins or the game is drawn (WIN-01); ``engine.game``
+    turns it into a ``GameOver``."""

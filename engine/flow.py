@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from engine import legality, triggers
-from engine.decisions import Decision, Refused
+from engine import legality, manual, triggers
+from engine.decisions import Decision, GameEnded, Refused
 from engine.state import CHALLENGE_TYPES, Challenge, Window
 
 if TYPE_CHECKING:
@@ -152,23 +152,71 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
              if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
              and not ev.data.get("cannot_be_saved")]
     saves += triggers.options(g, name, step="save_cancel", event=ev)
+    if ev.data.get("terminal"):
+        saves = [s for s in saves if terminal_save_problem(g, name, ev, s) is None]
+    by_hand = manual.options(g, name, step="save_cancel", event=ev)
 
     def check(answer: dict) -> dict:
+        if "by_hand" in answer:
+            return manual.check(g, name, answer, step="save_cancel", event=ev)
         if "duplicate_save" in answer:
             cid = answer["duplicate_save"]
             if {"duplicate_save": cid} not in saves:
                 why = legality.duplicate_save_problem(g, name, cid, ev.victims)
                 if ev.data.get("cannot_be_saved"):
                     why = f"{ev.name} cannot be saved against (GEN-04)"
+                if why is None and ev.data.get("terminal"):
+                    why = terminal_save_problem(g, name, ev, {"duplicate_save": cid})
                 raise Refused(why or "no duplicate can save that card now")
             return {"duplicate_save": cid}
-        return triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
+        normal = triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
+        why = terminal_save_problem(g, name, ev, normal) if ev.data.get("terminal") else None
+        if why:
+            raise Refused(why)
+        return normal
 
     return Decision("save_cancel", name, f"save or cancel against: {ev.name}", options=saves,
-                    can_pass=True, checker=check, context={"event": ev.name})
+                    can_pass=True, checker=check, context={"event": ev.name, "by_hand": by_hand})
+
+
+def terminal_save_problem(g: Game, name: str, ev: Event, answer: dict) -> str | None:
+    """MOR-09: a save from a terminal kill is legal only if it also ends the terminal condition.
+    The save (its costs and effects, or the duplicate's discard) is tried on a copy of the state,
+    which is then thrown away: the real state is never touched."""
+    import copy
+
+    real = g.state
+    g.state = copy.deepcopy(real)
+    try:
+        trial = Event(ev.name, victims=list(ev.victims), data=copy.deepcopy(ev.data))
+        if "duplicate_save" in answer:
+            cid = answer["duplicate_save"]
+            g.move_to_pile(g.card(cid).duplicates[-1], "discard")
+            saved = [cid]
+        else:
+            cid = answer["trigger"]
+            ab = triggers.abilities(g, cid)[answer["ability"] - 1]
+            ctx = triggers.Ctx(cid, name, ab, targets=list(answer.get("targets") or []),
+                               gate=triggers.save_gate(g, name, answer, trial), event=trial)
+            triggers.pay_costs(g, name, cid, ab, answer)
+            before = list(trial.victims)
+            triggers.execute(g, ab.effect, ctx)
+            saved = [v for v in before if v not in trial.victims]
+        still = [v for v in saved if triggers.terminal_holds(g, v)]
+    except GameEnded:
+        still = []
+    finally:
+        g.state = real
+    if not still:
+        return None
+    return (f"that save would leave {g.name(still[0])} in its terminal condition, so it cannot save it "
+            f"(MOR-09)")
 
 
 def apply_save_cancel(g: Game, name: str, ev: Event, answer: dict) -> Flow:
+    if "by_hand" in answer:
+        yield from manual.resolve_nested(g, name, answer, target_event=ev)
+        return
     if "duplicate_save" in answer:
         # UNQ-08: a gained triggered Response of the character: the duplicate is discarded as its
         # cost, then it has its own save/cancel step, where it can be canceled (COS-11).
@@ -263,7 +311,8 @@ def terminal_check(g: Game) -> Flow:
         if cid in pending:
             continue  # already being killed: its save step is under way
         ev = Event(f"{g.name(cid)} is killed by a terminal effect",
-                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True})
+                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True,
+                         "terminal": True})
         ev.victims = [cid]
         pending.add(cid)
         try:
@@ -319,6 +368,8 @@ def card_passives(g: Game) -> Flow:
             found = ordered
         for cid, ab, gate, owner in found:
             yield from resolve_passive(g, owner, cid, ab, gate)
+        for cid, ta, gate, owner in manual.passives_for(g, new):  # text by hand: its player resolves it
+            yield from manual.resolve_passive(g, owner, cid, ta, gate)
 
 
 def _order_checker(g: Game, cards: list[int]):
@@ -367,13 +418,23 @@ def response_step(g: Game, first: str) -> Flow:
 
     def offer(name: str) -> Flow:
         def check(answer: dict) -> dict:
+            if "by_hand" in answer:
+                return manual.check(g, name, answer, step="response")
             return triggers.check_trigger(g, name, answer, step="response")
 
         decision = Decision("response", name, "play a response", can_pass=True, checker=check,
-                            options=triggers.options(g, name, step="response"))
+                            options=triggers.options(g, name, step="response"),
+                            context={"by_hand": manual.options(g, name, step="response")})
         answer = yield from g.ask(decision)
         if "pass" in answer:
             return False
+        if "by_hand" in answer:
+            gate = answer.get("gate")
+            g.state.window.used.append(f"hand:{answer['by_hand']}:{answer['paragraph']}:"
+                                       f"{'any' if gate is None else gate}")
+            yield from manual.resolve_nested(g, name, answer)
+            yield from card_passives(g)
+            return True
         o = triggers.find_opportunity(g, name, answer, step="response")
         g.state.window.used.append(f"{o.card}:{o.ability.index}:{o.gate_index}")
         yield from resolve_triggered(g, name, answer, gate=o.gate)
@@ -414,17 +475,21 @@ def action_decision(g: Game, name: str) -> Decision:
                     "attach_to": normal["attach_to"], "x": normal["x"]}
         if "trigger" in answer:
             return triggers.check_trigger(g, name, answer, step="action")
+        if "by_hand" in answer:
+            return manual.check(g, name, answer, step="action")
         raise Refused(legality.trigger_problem(g, name, answer))
 
     phase = g.state.phase
     prompt = f"{phase}: take an action or pass"
     if phase == "marshalling" and g.state.active_player == name:
         prompt = f"marshal a card ({g.player(name).gold} gold) or pass when done"
-    decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check)
+    decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check,
+                        context={"by_hand": manual.options(g, name, step="action")})
 
     def refresh() -> None:
         decision.options = legality.marshal_options(g, name) + \
             triggers.options(g, name, step="action")
+        decision.context["by_hand"] = manual.options(g, name, step="action")
 
     decision.refresh = refresh
     return decision
@@ -435,6 +500,8 @@ def take_action(g: Game, name: str, answer: dict) -> Flow:
         yield from player_window(g, name, marshal_event(g, name, answer))
     elif "trigger" in answer:
         yield from player_window(g, name, triggered_event(g, name, answer))
+    elif "by_hand" in answer:
+        yield from player_window(g, name, manual.by_hand_event(g, name, answer))
 
 
 def marshal_event(g: Game, name: str, answer: dict) -> Event:

@@ -16,15 +16,11 @@ from typing import Any, Generator
 
 from cards.model import CardDef
 from engine import flow, triggers
-from engine.decisions import Decision, GameOver, Refused
+from engine.decisions import Decision, GameEnded, GameOver, Refused
 from engine.state import CardInstance, Effect, GameState, Player, Window
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
-
-
-class GameEnded(Exception):
-    """Raised inside the rules the moment a player wins or the game is drawn (WIN-01)."""
 
 
 @dataclass
@@ -279,6 +275,9 @@ class Game:
 
     def close_window(self, window: Window) -> None:
         self.state.windows.remove(window)
+        if not self.state.windows:
+            self.state.revealed.clear()  # cards revealed by hand, and looks at a deck, end with the window
+            self.state.looking.clear()
 
     # -- moving cards -------------------------------------------------------------
     def _detach_from_location(self, cid: int) -> None:
@@ -315,6 +314,8 @@ class Game:
         c.facedown = False
         c.moribund = None
         c.x = 0
+        c.tokens = {}
+        c.note = ""
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)
@@ -371,7 +372,9 @@ class Game:
     def _release_control(self, attachment: int) -> None:
         """CTL-02: control granted by an attachment ends when the attachment leaves play."""
         host = self.card(attachment).attached_to
-        if host is None or not any(ab.control_host for ab in triggers.abilities(self, attachment)):
+        # the printed text counts even while blanked: the control it gave ends with it (ATT-02)
+        printed = any(isinstance(a, dict) and a.get("control_host") for a in self.defn(attachment).abilities)
+        if host is None or not (printed or any(ab.control_host for ab in triggers.abilities(self, attachment))):
             return
         if self.card(host).zone == "in_play" and self.card(host).controller != self.card(host).owner:
             self.set_controller(host, self.card(host).owner)
@@ -384,9 +387,11 @@ class Game:
         if c.zone == "attached":
             self._release_control(cid)
         for aid in list(c.attachments) + list(c.duplicates):
-            if self.card(aid).moribund is None or self.card(aid).zone == "duplicate":
-                self.move_to_pile(aid, "discard")
-        self.state.effects = [e for e in self.state.effects if e.target != cid]
+            if self.card(aid).zone == "duplicate":
+                self.move_to_pile(aid, "discard")  # a duplicate has no text (UNQ-06)
+            elif self.card(aid).moribund is None:
+                self.move_to_pile(aid, self.from_play_destination(aid, "discard"))  # ATT-03, KW-04
+        self.state.effects = [e for e in self.state.effects if e.target != cid and e.until != f"in_play:{cid}"]
         if destination == "deck_bottom":
             self.move_to_pile(cid, "deck", top=False)
         elif destination == "deck_top":
@@ -401,18 +406,25 @@ class Game:
         c = self.card(cid)
         if c.moribund is not None:
             return False
-        if destination == "discard" and self.has_keyword(cid, "deathbound"):
-            destination = "dead"  # Deathbound replaces the destination (KW-04, MOR-10)
-        if destination == "dead" and self.defn(cid).type != "character":
-            destination = "discard"  # EFF-12: only a printed character goes to the dead pile
+        destination = self.from_play_destination(cid, destination)
         if self.state.windows:
             c.moribund = destination
             for aid in c.attachments:
                 if self.card(aid).moribund is None:
-                    self.card(aid).moribund = "discard"
+                    self.card(aid).moribund = self.from_play_destination(aid, "discard")  # ATT-03, KW-04
         else:
             self.leave_play(cid, destination)
         return True
+
+    def from_play_destination(self, cid: int, destination: str) -> str:
+        """Where a card leaving play really goes: killed, only a printed character goes to the dead
+        pile (EFF-12); a face-up Deathbound card that would be discarded from play goes to the dead
+        pile instead, whatever its type (KW-04, MOR-10). A facedown attachment has no keywords (ATT-04)."""
+        if destination == "dead" and self.defn(cid).type != "character":
+            destination = "discard"
+        if destination == "discard" and self.has_keyword(cid, "deathbound"):
+            destination = "dead"
+        return destination
 
     def resolve_moribund(self) -> None:
         """Step 6: every moribund card leaves play together, to its owner's pile (MOR-07)."""
@@ -444,7 +456,7 @@ class Game:
                         triggers.attachment_restriction_problem(self, aid, host, c.owner)
                     if bad:
                         self.log(f"{self.name(aid)} is discarded: its attachment restriction is not met")
-                        self.leave_play(aid, "discard")
+                        self.leave_play(aid, self.from_play_destination(aid, "discard"))
 
     # -- power, victory, elimination -----------------------------------------------
     def claim_house_power(self, name: str, amount: int) -> None:

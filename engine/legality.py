@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine import triggers
 from engine.decisions import Decision, Refused
 from engine.state import CHALLENGE_TYPES, Challenge
-from engine.uniqueness import copies_in_play, unique_problem  # noqa: F401 - part of this module's API
+from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -51,8 +51,6 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
     h = g.card(host)
     if h.zone != "in_play" or h.facedown:
         return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
-    if g.card_type(host) != "character":
-        return f"{title} can only be attached to a character (ATT-01); {g.name(host)} is a {g.card_type(host)}"
     if h.moribund is not None:
         return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
     if g.has_keyword(host, "no attachments"):

@@ -3,7 +3,10 @@
     python -m engine.scenario PATH... [--verbose]
 
 prints ``PASS <path>`` or ``FAIL <path>: step <n>: <reason>`` per file and ends
-with ``<N> passed, <M> failed``; the exit status is 0 only when all pass.
+with ``<N> passed, <M> failed``; the exit status is 0 only when none fails.
+A scenario whose ``pool:`` cards need card data that is absent prints
+``SKIP <path>: <reason>``; it is not a failure, and the last line then adds
+``, <K> skipped``.
 Problems in the file itself (unknown key, undefined or ambiguous card,
 malformed value) fail it with the step and key named; ``step 0`` means the
 part before the steps (``cards`` or ``start``).
@@ -39,6 +42,11 @@ COMMAND_KEYS = {
     "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
     "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x"},
     "duplicate_save": set(),
+    # card text by hand (engine/manual.py): an extension of the scenario format
+    "by_hand": {"paragraph", "cost", "targets", "removes", "save", "cancel", "gate"},
+    "tool": {"card", "amount", "player", "count", "pick", "to", "from", "bottom", "attach_to", "strength",
+             "add_icons", "remove_icons", "add_keywords", "remove_keywords", "blank", "until", "name", "text"},
+    "resolve": set(),
 }
 EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eliminated", "power", "house_power",
                "card_power", "gold", "initiative", "hand_size", "deck_size", "discard_size", "dead_size",
@@ -57,6 +65,59 @@ class ScenarioError(Exception):
         self.step = step
         self.reason = reason
         super().__init__(f"step {step}: {reason}")
+
+
+class ScenarioSkipped(ScenarioError):
+    """The scenario needs card data that is not here (a ``pool:`` card): it is skipped, not failed."""
+
+
+LCG_JSON_ENV = "MAESTER_LCG_JSON"
+"""Where the community LCG card data is (default: ``../shared/data/agot1-lcg-cards.json`` beside
+the project); ``pool:`` entries of a scenario's ``cards`` are read from it."""
+_lcg_pools: dict[tuple, Any] = {}
+
+
+def lcg_json_path() -> Path:
+    import os
+
+    env = os.environ.get(LCG_JSON_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data" / "agot1-lcg-cards.json"
+
+
+def pool_card(key: str) -> tuple[CardDef | None, str]:
+    """A card of the imported card data by its pool key (``core_108``), with the project's ability
+    data on it: from the LCG JSON, imported fresh (cached per file version), else from the user's
+    imported pool. (None, why) when neither has it."""
+    from cards.pool import imported_pool, load_pool
+
+    path = lcg_json_path()
+    tried = []
+    if path.is_file():
+        st = path.stat()
+        sig = (str(path), st.st_mtime_ns, st.st_size)
+        if sig not in _lcg_pools:
+            _lcg_pools.clear()
+            _lcg_pools[sig] = load_pool(path)
+        found = _lcg_pools[sig].get(key)
+        if found is not None:
+            return found, ""
+        tried.append(f"{path} has no card '{key}'")
+    else:
+        tried.append(f"{path} is not present")
+    try:
+        cached = imported_pool()
+    except DataError as err:
+        cached = None
+        tried.append(f"the imported card pool is unreadable ({err.message})")
+    if cached is not None and cached.get(key) is not None:
+        return cached.get(key), ""
+    if cached is None:
+        tried.append("no card data has been imported (python -m cards.pool import FILE)")
+    else:
+        tried.append(f"the imported card pool has no card '{key}'")
+    return None, "; ".join(tried)
 
 
 @dataclass
@@ -117,6 +178,13 @@ class _Loader:
         if not isinstance(cards, list):
             raise ScenarioError(0, "cards: expected a list of card definitions")
         for i, m in enumerate(cards):
+            if isinstance(m, dict) and "pool" in m:
+                d = self._pool_entry(m, i)
+                if d.key in self.defs:
+                    raise ScenarioError(0, f"cards[{i + 1}]: the card '{d.key}' is listed twice")
+                self.defs[d.key] = d
+                self.defs_by_name.setdefault(d.name, []).append(d)
+                continue
             try:
                 d = card_from_mapping(m, file=self.path)
             except DataError as err:
@@ -127,6 +195,20 @@ class _Loader:
                                        f"different 'key'")
             self.defs[d.key] = d
             self.defs_by_name.setdefault(d.name, []).append(d)
+
+    def _pool_entry(self, m: dict, i: int) -> CardDef:
+        """``{pool: KEY}``: a card of the imported card data, by its key (an extension of format 1)."""
+        extra = [k for k in m if k != "pool"]
+        if extra:
+            raise ScenarioError(0, f"cards[{i + 1}]: a pool entry takes only 'pool', not '{extra[0]}'"
+                                   f"{_where(m, extra[0])}")
+        key = m["pool"]
+        if not isinstance(key, str) or not key:
+            raise ScenarioError(0, f"cards[{i + 1}].pool: a card key such as core_108, got {key!r}")
+        found, why = pool_card(key)
+        if found is None:
+            raise ScenarioSkipped(0, f"cards[{i + 1}]: card '{key}' needs the imported card data: {why}")
+        return found
 
     def card_def(self, ref: Any, where: str) -> CardDef:
         if not isinstance(ref, str):
@@ -224,6 +306,8 @@ class _Loader:
         st.cards[hid].kneeling = bool(m.get("house_kneeling", False))
         st.cards[hid].power = self._int(m, "house_power", 0, where)
         self._label(house_def, hid, f"house:{name}")
+        if house_def is not None:
+            self._name_ref(house_def.name, hid)  # a House card given by its card name is named by it too
         for i, e in enumerate(self._list(m, "house_attachments", where)):
             self._entry(e, name, f"{where}.house_attachments[{i + 1}]", names, host=hid)
         if m.get("agenda") is not None:
@@ -419,9 +503,56 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"trigger": refs.card(v, "trigger"), "ability": body.get("ability", 1),
                "targets": [refs.card_or_player(r, "targets") for r in body.get("targets") or []],
                "pay": refs.cards(body.get("pay") or [], "pay"), "x": body.get("x", 0)}
+    elif cmd == "by_hand":
+        out = _by_hand_command(body, refs, step)
+    elif cmd == "tool":
+        out = _tool_command(body, refs, step)
+    elif cmd == "resolve":
+        out = {"resolve": True}
     else:  # duplicate_save
         out = {"duplicate_save": refs.card(v, "duplicate_save")}
     return out, rejected
+
+
+def _by_hand_command(body: dict, refs: "_Refs", step: int) -> dict:
+    """``{by_hand: CARD, paragraph: N, cost: {kneel: [..], gold: N, ...}, targets: [..], removes: kill,
+    save: CARD, cancel: true, gate: N}``: a use of card text by hand."""
+    if "paragraph" in body and (not isinstance(body["paragraph"], int) or isinstance(body["paragraph"], bool)):
+        raise ScenarioError(step, f"by_hand.paragraph: expected a whole number, got {body['paragraph']!r}")
+    out: dict[str, Any] = {"by_hand": refs.card(body["by_hand"], "by_hand"), "paragraph": body.get("paragraph", 1)}
+    cost = body.get("cost")
+    if cost is not None:
+        if not isinstance(cost, dict):
+            raise ScenarioError(step, f"by_hand.cost: expected a mapping, got {cost!r}")
+        out["cost"] = {k: (refs.cards(v, f"cost.{k}") if isinstance(v, list) else v) for k, v in cost.items()}
+    if body.get("targets") is not None:
+        if not isinstance(body["targets"], list):
+            raise ScenarioError(step, f"by_hand.targets: expected a list, got {body['targets']!r}")
+        out["targets"] = [refs.card_or_player(r, "targets") for r in body["targets"]]
+    for k in ("removes", "cancel", "gate"):
+        if k in body:
+            out[k] = body[k]
+    if "save" in body:
+        out["save"] = refs.card(body["save"], "save")
+    return out
+
+
+_TOOL_CARD_KEYS = ("card", "pick", "attach_to")
+
+
+def _tool_command(body: dict, refs: "_Refs", step: int) -> dict:
+    """``{tool: NAME, card: CARD, ...}``: a manual effect tool (engine/manual.py TOOLS)."""
+    out: dict[str, Any] = {"tool": body["tool"]}
+    for k, v in body.items():
+        if k == "tool":
+            continue
+        if k in _TOOL_CARD_KEYS or k in ("from", "to") and body["tool"] == "move_power":
+            out[k] = refs.card(v, k) if v is not None else None
+        elif k == "player":
+            out[k] = refs.player(v, k)
+        else:
+            out[k] = v
+    return out
 
 
 def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
@@ -663,6 +794,8 @@ class RunResult:
     step: int | None = None
     reason: str = ""
     transcript: list[str] = field(default_factory=list)
+    skipped: bool = False
+    """The scenario needs card data that is absent (``reason`` says which): neither passed nor failed."""
 
 
 def _legal_single(d: Decision) -> dict | None:
@@ -755,6 +888,8 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
 def run_path(path: str, verbose: bool = False) -> RunResult:
     try:
         sc = load_scenario(path)
+    except ScenarioSkipped as err:
+        return RunResult(False, err.step, err.reason, skipped=True)
     except ScenarioError as err:
         return RunResult(False, err.step, err.reason)
     except DataError as err:
@@ -792,10 +927,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args or any(a.startswith("-") for a in args):
         print("usage: python -m engine.scenario PATH... [--verbose]", file=sys.stderr)
         return 2
-    passed = failed = 0
+    passed = failed = skipped = 0
     for path in scenario_files(args):
         result = run_path(path, verbose)
-        if result.passed:
+        if result.skipped:
+            skipped += 1
+            print(f"SKIP {path}: {result.reason}")
+        elif result.passed:
             passed += 1
             print(f"PASS {path}")
         else:
@@ -803,7 +941,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"FAIL {path}: step {result.step}: {result.reason}")
         for line in result.transcript:
             print(line)
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 0 if failed == 0 else 1
 
 

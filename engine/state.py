@@ -47,6 +47,10 @@ class CardInstance:
     """The value of X fixed when it was played (COS-09)."""
     label: str | None = None
     """A scenario ``id`` naming this very card."""
+    tokens: dict[str, int] = field(default_factory=dict)
+    """Named tokens put on the card by hand (card text by hand, ``engine.manual``)."""
+    note: str = ""
+    """A note written on the card by hand."""
 
 
 @dataclass
@@ -146,6 +150,10 @@ class GameState:
     shuffle: bool = True
     """Decks are shuffled where the rules shuffle (searches); a scenario with ``shuffle: false``
     keeps its decks in the listed order."""
+    revealed: list[int] = field(default_factory=list)
+    """Cards revealed to every seat by hand until the action window closes (``engine.manual``)."""
+    looking: list[dict] = field(default_factory=list)
+    """Seats looking at the top of a deck by hand until the window closes: {player, deck, count}."""
     granted: list[dict] = field(default_factory=list)
     """Abilities enabled for a while by a card's own effect: {card, ability, player, until} (EFF-04)."""
     """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
@@ -193,7 +201,7 @@ class GameState:
     def to_dict(self) -> dict:
         data = {
             "players": [asdict(p) for p in self.players],
-            "cards": {str(k): asdict(v) for k, v in sorted(self.cards.items())},
+            "cards": {str(k): _card_dict(v) for k, v in sorted(self.cards.items())},
             "seed": self.seed, "ruleset": self.ruleset, "round": self.round, "phase": self.phase,
             "first_player": self.first_player, "active_player": self.active_player,
             "challenge": asdict(self.challenge) if self.challenge else None,
@@ -205,6 +213,8 @@ class GameState:
             "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
             "shuffle": self.shuffle, "reducers": [dict(r) for r in self.reducers],
         }
+        if self.revealed or self.looking:  # absent when empty: older saves keep their digests
+            data["revealed"], data["looking"] = list(self.revealed), [dict(x) for x in self.looking]
         if data["challenge"]:
             data["challenge"]["stealth"] = {str(k): v for k, v in self.challenge.stealth.items()}
         return data
@@ -228,12 +238,23 @@ class GameState:
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
             counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
             shuffle=data.get("shuffle", True), reducers=[dict(r) for r in data.get("reducers", [])],
+            revealed=list(data.get("revealed", [])), looking=[dict(x) for x in data.get("looking", [])],
         )
 
     def digest(self) -> str:
         """A hash of the whole state: equal states, equal digests (replays are checked with it)."""
         blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _card_dict(c: CardInstance) -> dict:
+    """A card as plain data; tokens and notes only when present (older saves keep their digests)."""
+    d = asdict(c)
+    if not d["tokens"]:
+        del d["tokens"]
+    if not d["note"]:
+        del d["note"]
+    return d
 
 
 def _listify(obj: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.abilities.conditions import condition_holds
 from engine.abilities.constants import (_constant_keys, _constant_sources, _fingerprint, _settle_constants,
-                                        attachment_restriction_problem, constant_modifiers, prohibited,
+                                        attachment_restriction_problem, constant_modifiers, host_types, prohibited,
                                         terminal_conditions, terminal_holds, terminal_victims)
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit_key, pay_costs, reducers_for,
@@ -21,12 +21,13 @@ from engine.abilities.effects import (REMOVAL_WORD, _describe_modify, conflictin
 from engine.abilities.effects import execute_one as _execute_one
 from engine.abilities.effects import removes as _removes
 from engine.abilities.events import gate_matches
-from engine.abilities.filters import SOURCE_CLASS, candidates, cards_in_play, immune_to, in_challenge, matches
+from engine.abilities.filters import (SOURCE_CLASS, candidates, cards_in_play, challenge_loser, immune_to, in_challenge,
+                                      matches)
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.parse import parse_abilities
-from engine.abilities.runtime import (SOFT_PROBLEMS, Opportunity, _checked_costs, available, check_trigger,
-                                      find_opportunity, legal_targets, options, passives_for, save_cancel_gates,
-                                      save_gate, target_problem)
+from engine.abilities.runtime import (SOFT_PROBLEMS, Opportunity, _checked_costs, _entry_problem, available,
+                                      check_trigger, find_opportunity, legal_targets, no_target_problem, options,
+                                      passives_for, save_cancel_gates, save_gate, target_problem)
 from engine.abilities.selectors import select
 from engine.abilities.sources import (_from_hand_cards, _gained, abilities, ability_sources, is_granted,
                                       text_modifiers_exist, usable_here)
@@ -34,13 +35,13 @@ from engine.abilities.sources import (_from_hand_cards, _gained, abilities, abil
 __all__ = [
     "Ability", "Ctx", "Opportunity", "REMOVAL_WORD", "SOFT_PROBLEMS", "SOURCE_CLASS", "abilities",
     "ability_sources", "attachment_restriction_problem", "available", "candidates", "cards_in_play",
-    "check_trigger", "condition_holds", "conflicting_removals", "constant_modifiers", "control_problem",
-    "execute", "find_opportunity", "gate_matches", "immune_to", "in_challenge", "influence_problem",
-    "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "options", "parse_abilities",
+    "challenge_loser", "check_trigger", "condition_holds", "conflicting_removals", "constant_modifiers", "control_problem",
+    "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_problem",
+    "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
     "passives_for", "pay_costs", "prohibited", "reducers_for", "reduction", "restriction_problem",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
     "terminal_holds", "terminal_victims", "text_modifiers_exist", "usable_here", "use_reducer", "victims_of",
-    "_checked_costs", "_constant_keys", "_constant_sources", "_describe_modify", "_effect_name",
+    "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants",
 ]

@@ -29,3 +29,18 @@ def unique_problem(g: Game, name: str, cid: int) -> str | None:
     if any(g.name(c) == d.name for c in g.player(name).dead):
         return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
     return None
+
+
+def entry_problem(g: Game, name: str, cid: int) -> str | None:
+    """Why a card cannot be put into play under ``name``'s control: putting into play skips costs
+    and play restrictions, never uniqueness (UNQ-02, C-08)."""
+    d = g.defn(cid)
+    if not d.unique:
+        return None
+    for other in copies_in_play(g, d.name):
+        c = g.card(other)
+        if other != cid and (c.owner == name or c.controller == name):
+            return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
+    if any(g.name(c) == d.name for c in g.player(name).dead):
+        return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
+    return None

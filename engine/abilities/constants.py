@@ -166,8 +166,20 @@ def terminal_victims(g: Game) -> list[int]:
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
+def host_types(g: Game, attachment: int) -> list[str]:
+    """ATT-01: an attachment goes on a character unless its (current) text names another host."""
+    named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to
+             for t in (ab.attach_to["type"] if isinstance(ab.attach_to["type"], list) else [ab.attach_to["type"]])]
+    return named or ["character"]
+
+
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
-    """ATT-01/02: the host must match every restriction the attachment states."""
+    """ATT-01/02: the host must be of a type the attachment allows (a character unless its text says
+    otherwise) and match every restriction the attachment states."""
+    types = host_types(g, attachment)
+    if g.card_type(host) not in types:
+        return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
+                f"{g.name(host)} is a {g.card_type(host)}")
     for ab in abilities(g, attachment):
         if ab.attach_to is not None:
             ctx = Ctx(attachment, player, ab)

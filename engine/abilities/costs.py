@@ -184,6 +184,8 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     gold = gold_cost(g, player, cid, ab, x)
     d = g.defn(cid)
     printed_gold = (d.cost or d.cost_x) if d.type == "event" and c.zone == "hand" else 0
+    if d.type == "event" and c.zone == "hand" and g.has_keyword(cid, "limited") and g.player(player).limited_played:
+        return f"{player} has already played a Limited card this round (MAR-11)"  # any type counts (KW-07)
     if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
         # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
         # for gold says when it may be paid, so its label rules

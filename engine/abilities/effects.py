@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 UNTIL = Words("challenge", "phase", "round")
-PLAYERS = Words("you", "opponent", "each_opponent")
+PLAYERS = Words("you", "opponent", "each_opponent", "target")
+"""Who draws or discards: ``target`` is a chosen player (``choose: {player: ...}``)."""
 DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
 REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
@@ -35,7 +36,7 @@ def _kind(ctx: Ctx) -> str | None:
 
 def _remove(g: Game, e: dict, name: str, arg: Any, ctx: Ctx) -> bool:
     dest = REMOVAL_WORD[name] if name != "return_to_deck" else ("deck_bottom" if e.get("bottom") else "deck_top")
-    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    saved = set(ctx.event.data.get("saved", [])) - set(ctx.own_saves) if ctx.event is not None else set()
     title = g.name(ctx.source)
     done = False
     for cid in select(g, arg, ctx):
@@ -196,7 +197,9 @@ def _describe_modify(e: dict) -> str:
 @effect("modify", card_selector(), "a lasting effect (LST-01..05) until the end of the challenge, phase "
         "(default) or round; net sum, STR floor 0. `blank: true`: the card loses its printed text box "
         "(abilities, keywords, gold, influence and initiative icons; PLT-11, EFF-03/05; traits, challenge icons "
-        "and gained text stay). `become: character`: only a character for the duration (EFF-12): its power "
+        "and gained text stay; a blanked attachment whose text let it sit on another type of card goes back to "
+        "the default host, a character, so it is discarded at once, ATT-02, and the control it gave ends, "
+        "CTL-02). `become: character`: only a character for the duration (EFF-12): its power "
         "counts while it is one (WIN-03), and killed it goes to the discard pile. `terminal: FILTER` (e.g. "
         "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`",
@@ -227,7 +230,9 @@ def _modify(g, e, arg, ctx):
 
 
 @effect("save", card_selector(), "step 2: the card (usually trigger) is no longer removed by the effect being "
-        "resolved")
+        "resolved; the ability's own `then` still acts on the card it saved (`{save: self}` then "
+        "`{return_to_hand: self}`: Viserys Targaryen). From a terminal kill (MOR-09), a save that would not also "
+        "end the condition is not a legal save (refused, and not offered; tried on a copy of the state)")
 def _save(g, e, arg, ctx):
     ev = ctx.event
     done = False
@@ -235,6 +240,7 @@ def _save(g, e, arg, ctx):
         if ev is not None and cid in ev.victims:
             ev.victims.remove(cid)
             ev.data.setdefault("saved", []).append(cid)
+            ctx.own_saves.append(cid)
             g.log(f"{g.name(cid)} is saved by {g.name(ctx.source)}")
             if g.state.window is not None:
                 g.state.window.gates.append({"event": "saved", "card": cid, "player": g.card(cid).controller})

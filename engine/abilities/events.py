@@ -23,17 +23,18 @@ SOURCE = Words("event", "character", "location", "attachment", "plot", "agenda",
 FLOW = "engine/flow.py"
 EFFECTS = "engine/abilities/effects.py"
 RUNTIME = "engine/abilities/runtime.py"
+MANUAL = "engine/manual.py"  # text played by hand (its tools open the gates the text would)
 
 for _name, _what in (("killed", "killed"), ("discarded", "discarded"), ("returned", "returned to hand or deck")):
     event(_name, {"card": CARD, "player": PLAYER},
           f"a card in play becomes moribund by being {_what} (card, its controller)",
           opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()))
 event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
-      "controller)", opened_by=(EFFECTS, FLOW))
+      "controller)", opened_by=(EFFECTS, FLOW, MANUAL))
 event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,))
 event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
-      opened_by=(FLOW, EFFECTS))
-event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW,))
+      opened_by=(FLOW, EFFECTS, MANUAL))
+event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL))
 event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
       "attacker)", opened_by=(FLOW,))
 event("defenders_declared", {"type": TYPE, "player": PLAYER}, "the framework declares defenders (type, the "
@@ -47,7 +48,7 @@ event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims po
 event("plot_revealed", {"card": CARD, "player": PLAYER}, "a plot is revealed (\"When revealed:\" is `card: "
       "self`)", opened_by=(FLOW,))
 event("saved", {"card": CARD, "player": PLAYER}, "a card was saved (card, its controller)",
-      opened_by=(FLOW, EFFECTS))
+      opened_by=(FLOW, EFFECTS, MANUAL))
 event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,))
 event("phase_ends", {"phase": PHASE}, "a phase ends (framework; phase)", opened_by=(FLOW,))
 event("would_be_killed", {"card": CARD}, "step 2 only: a card the resolving effect would kill (card) — for saves",

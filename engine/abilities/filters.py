@@ -18,11 +18,20 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-YOU_OPPONENT = Words("you", "opponent")
+WHO = Words("you", "opponent", "loser")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player")."""
 
 
 def _listed(want) -> list:
     return want if isinstance(want, list) else [want]
+
+
+def challenge_loser(g: Game) -> str | None:
+    """The player who lost the current (or last) challenge; None while nobody has won it."""
+    ch = g.state.challenge
+    if ch is None or ch.winner is None:
+        return None
+    return ch.defender if ch.winner == ch.attacker else ch.attacker
 
 
 def in_challenge(g: Game, cid: int) -> str | None:
@@ -57,16 +66,21 @@ def _unique(g, cid, want, ctx):
     return g.defn(cid).unique == want
 
 
-@filter_key("controller", YOU_OPPONENT, "controlled by you / by an opponent")
+def _who(g, who, want, ctx):
+    if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
+        return False
+    return not (want == "loser" and who != challenge_loser(g))
+
+
+@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
+                               "challenge")
 def _controller(g, cid, want, ctx):
-    who = g.card(cid).controller
-    return not (want == "you" and who != ctx.player or want == "opponent" and who == ctx.player)
+    return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", YOU_OPPONENT, "owned by you / by an opponent")
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge")
 def _owner(g, cid, want, ctx):
-    who = g.card(cid).owner
-    return not (want == "you" and who != ctx.player or want == "opponent" and who == ctx.player)
+    return _who(g, g.card(cid).owner, want, ctx)
 
 
 @filter_key("participating", Bool(), "attacking or defending in the current challenge")
@@ -181,7 +195,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     if not imm:
         return False
     cls = SOURCE_CLASS.get(g.card_type(source), "")
-    covered = {cls, "card effects", "all"}
+    covered = {cls, f"{g.card_type(source)} effects", "card effects", "all"}  # "location effects" too
     if kind in (None, "action", "response"):
         covered.add("triggered effects")
     if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."

@@ -69,3 +69,5 @@ class Ctx:
     event: Any = None
     destinations: dict = field(default_factory=dict)
     """MOR-06: where the first player chose to send a card removed in several ways at once."""
+    own_saves: list = field(default_factory=list)
+    """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""

@@ -21,6 +21,10 @@ PROHIBITIONS = ("claim_house_power", "challenges")
 
 CHOOSE = FilterSchema({"count": Int(minimum=1), "up_to": TrueOnly(), "from": FROM},
                       form="{FILTER..., count: N, up_to: true, from: hand | discard | dead | deck}")
+PLAYER_CHOICES = ("opponent", "any")
+"""``choose: {player: opponent}``: the target is a player (an opponent, or any player)."""
+PLAYER_CHOICE = Mapping({"player": Words(*PLAYER_CHOICES), "count": Int(minimum=1)}, required=("player",),
+                        what="a player target")
 LIMIT = Mapping({"times": Int(minimum=1), "per": Words(*PERIODS)}, required=("per",), what="limit")
 PROHIBIT = Mapping({"what": Words(*PROHIBITIONS), "max": Int(), "player": Words("you", "opponent", "each")},
                    required=("what",), what="prohibit")
@@ -177,7 +181,10 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "cost" in a:
         _check_cost(a["cost"], where.at("cost", a, "cost"))
     choose = a.get("choose")
-    if choose is not None:
+    if isinstance(choose, dict) and "player" in choose:
+        PLAYER_CHOICE.check(choose, where.at("choose", a, "choose"))
+        choose = dict(choose)
+    elif choose is not None:
         CHOOSE.check(choose, where.at("choose", a, "choose"))
         choose = dict(choose)
     seqs = []

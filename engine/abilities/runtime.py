@@ -21,6 +21,7 @@ from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.sources import abilities, ability_sources, usable_here
 from engine.decisions import Refused
+from engine.uniqueness import entry_problem
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -32,7 +33,7 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
     count = ab.choose.get("count", 1)
     legal = legal_targets(g, cid, ab, ctx)
     if not legal:
-        return f"{g.name(cid)} has no legal target (COS-14)"
+        return no_target_problem(g, cid, ab, ctx)
     if len(targets) != min(count, len(legal)) and not (ab.choose.get("up_to") and 0 < len(targets) <= count):
         return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''}"
     if len(set(targets)) != len(targets):
@@ -40,13 +41,32 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
     for t in targets:
         if t not in legal:
             label = g.name(t) if t in g.state.cards else t
-            return f"{label} is not a legal target for {g.name(cid)}"
+            why = _entry_problem(g, ab, ctx, t) if t in g.state.cards else None
+            return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "")
     return None
 
 
-def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
+def no_target_problem(g: Game, cid: int, ab: Ability, ctx: Ctx) -> str:
+    """COS-14, with the uniqueness reason when that is what leaves no target (UNQ-02)."""
+    whys = [] if "player" in ab.choose else \
+        [w for t in candidates(g, ab.choose, ctx) for w in [_entry_problem(g, ab, ctx, t)] if w]
+    return f"{g.name(cid)} has no legal target (COS-14)" + (f": {whys[0]}" if whys else "")
+
+
+def _entry_problem(g: Game, ab: Ability, ctx: Ctx, t: int) -> str | None:
+    """A chosen card that the ability would put into play must be able to enter play (UNQ-02, C-08)."""
+    if not any(isinstance(e, dict) and e.get("put_into_play") in ("target", "targets") for e in ab.effect):
+        return None
+    return entry_problem(g, ctx.player, t)
+
+
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
     if ab.choose is None:
         return []
+    if "player" in ab.choose:  # a player target: immunity never applies to players (IMM-02)
+        names = g.opponents(ctx.player) if ab.choose["player"] == "opponent" else \
+            g.state.clockwise_from(ctx.player)
+        return [n for n in names if not g.player(n).eliminated]
     removes = any(_removes(e) for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
@@ -57,6 +77,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list[int]:
             continue  # MOR-03
         if steals and control_problem(g, ctx.player, t):
             continue  # UNQ-02, UNQ-04
+        if _entry_problem(g, ab, ctx, t):
+            continue  # UNQ-02, C-08: it could not enter play
         out.append(t)
     return out
 
@@ -227,7 +249,7 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
     if problem:
         raise Refused(problem)
     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
-        raise Refused(f"{g.name(cid)} has no legal target (COS-14)")
+        raise Refused(no_target_problem(g, cid, ab, ctx))
     if event is not None and event.data.get("cannot_be_saved") and any(
             _effect_name(e) == "save" for e in ab.effect):
         raise Refused(f"{g.name(cid)}: what {event.name} removes cannot be saved (GEN-04)")

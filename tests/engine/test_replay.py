@@ -13,7 +13,7 @@ from engine.decisions import GameOver
 from engine.game import Game, Options
 from engine.players import RandomPlayer
 from engine.replay import ReplayError, _decode, _encode, load_game, replay, save_game, start_from_spec
-from engine.scenario import load_scenario, run_scenario
+from engine.scenario import ScenarioSkipped, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
@@ -217,7 +217,10 @@ def test_an_unknown_setup_kind():
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.relative_to(ROOT / "tests" / "scenarios").as_posix())
 def test_every_scenario_replays_to_the_same_digest(path):
-    sc = load_scenario(path)
+    try:
+        sc = load_scenario(path)
+    except ScenarioSkipped as err:
+        pytest.skip(err.reason)  # a pool: card whose card data is absent
     result = run_scenario(sc)
     if not result.passed:
         pytest.skip(f"the scenario itself fails (test_scenarios reports it): {result.reason}")

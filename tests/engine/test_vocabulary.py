@@ -15,6 +15,9 @@ from engine.abilities.doc import DOC, blocks, render, tables
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 GATE = re.compile(r'\{"event": "(\w+)"')
+KNOWN_NESTED = {("engine.manual", "engine.flow")}
+"""The one import left inside functions: the by-hand tools (engine/manual.py) and the rules (engine/flow.py)
+call each other; flow imports manual at the top, manual imports flow when a tool runs."""
 
 
 def _engine_modules() -> list[str]:
@@ -146,10 +149,10 @@ def test_each_engine_module_imports_alone_without_qt(module):
 
 
 def _engine_imports(tree: ast.AST) -> tuple[set[str], list[int]]:
-    """Engine modules imported at module level (not under TYPE_CHECKING), and lines of imports of engine
-    modules inside functions."""
+    """Engine modules imported at module level (not under TYPE_CHECKING), and (line, module) of imports of
+    engine modules inside functions."""
     top: set[str] = set()
-    nested: list[int] = []
+    nested: list[tuple[int, str]] = []
 
     def names(node) -> list[str]:
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -169,8 +172,9 @@ def _engine_imports(tree: ast.AST) -> tuple[set[str], list[int]]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for inner in ast.walk(node):
-                if any(n.startswith("engine") for n in names(inner)):
-                    nested.append(inner.lineno)
+                for n in names(inner):
+                    if n.startswith("engine"):
+                        nested.append((inner.lineno, n))
     return top, nested
 
 
@@ -180,6 +184,7 @@ def test_engine_modules_import_each_other_without_a_cycle():
     for path in ENGINE.rglob("*.py"):
         mod = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
         top, nested = _engine_imports(ast.parse(path.read_text(encoding="utf-8")))
+        nested = [n for n in nested if (mod, n[1]) not in KNOWN_NESTED]
         assert not nested, f"{mod}: engine imported inside a function (lines {nested}): import at the top"
         graph[mod] = {m for m in top if m in known and m != mod}
         if mod != "engine.abilities" and mod.startswith("engine.abilities."):
