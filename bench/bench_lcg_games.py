@@ -60,7 +60,7 @@ def _fits(card: CardDef, house: str) -> bool:
     return (not card.house or house in card.house) and card.deck_allows(house)
 
 
-def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE) -> Deck:
+def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by_hand_first: bool = False) -> Deck:
     """A legal deck for ``house`` from ``set_name`` cards only, chosen from ``seed``.
 
     Its House card (when the set has one), 7 plots with distinct titles, and exactly 60
@@ -86,7 +86,8 @@ def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE) ->
     groups = list(_titles([c for c in in_set if c.type in HOUSE_DECK_TYPES and usable(c)]).values())
     rng.shuffle(groups)
     # Titles with ability data first (the engine runs them; the rest play as vanilla cards).
-    groups.sort(key=lambda g: not any(c.abilities for c in g))
+    # ``by_hand_first``: the other way round, for games that play card text by hand (engine/manual.py).
+    groups.sort(key=lambda g: any(c.abilities for c in g) == by_hand_first)
     limiter = any(c.deck_rule == "max-2-copies" for g in groups for c in g)
     cap = 2 if limiter else MAX_COPIES
     restricted_taken = any(c.legal_in("joust") == "restricted" for c in plots)
@@ -125,13 +126,15 @@ def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE) ->
 
 
 def matchup_decks(pool: CardPool, houses: tuple[str, ...], seed: int,
-                  names: tuple[str, ...] = ("alice", "bob")) -> dict[str, Deck]:
+                  names: tuple[str, ...] = ("alice", "bob"), by_hand_first: bool = False) -> dict[str, Deck]:
     """One ``core_deck`` per player, seat order as given."""
-    return {name: core_deck(pool, house, seed) for name, house in zip(names, houses)}
+    return {name: core_deck(pool, house, seed, by_hand_first=by_hand_first) for name, house in zip(names, houses)}
 
 
-def lcg_game(pool: CardPool, houses: tuple[str, ...], seed: int, *, prompt_all: bool = False) -> Game:
-    return new_game(matchup_decks(pool, houses, seed), seed=seed, options=Options(prompt_all=prompt_all))
+def lcg_game(pool: CardPool, houses: tuple[str, ...], seed: int, *, prompt_all: bool = False,
+             by_hand_first: bool = False) -> Game:
+    return new_game(matchup_decks(pool, houses, seed, by_hand_first=by_hand_first), seed=seed,
+                    options=Options(prompt_all=prompt_all))
 
 
 # ---------------------------------------------------------------------------

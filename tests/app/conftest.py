@@ -111,6 +111,8 @@ class Driver:
             if combo is not None:
                 combo.setCurrentText(answer["against"])
             self.press(f"declare-{answer['challenge']}")
+        elif cmd == "choose" and answer["choose"] and all(isinstance(w, str) for w in answer["choose"]):
+            self.press(f"choose-{answer['choose'][0]}")  # words or players: one button each
         elif cmd in ("defend", "choose", "order"):
             for cid in answer[cmd]:
                 if cid in scene.cards:
