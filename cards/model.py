@@ -86,6 +86,12 @@ class CardDef:
     """A deck-building rule the card imposes (e.g. ``max-2-copies``, DCK-06)."""
     abilities: tuple[Any, ...] = ()
     """Raw ability data in the project's ability format (docs/abilities.md)."""
+    partial: str = ""
+    """What the abilities do not play of the card's text, in our own words (``partial:`` in ability
+    data or a card file); empty when they play all of it. ``cards.report`` counts such a card as
+    partial, not automated."""
+    partial_paragraphs: tuple[int, ...] = ()
+    """The paragraphs (1-based lines of ``text``) that ``partial`` is about, when the data says."""
     source: str = ""
     """Where the definition came from, for messages: ``file:line``."""
 

@@ -7,8 +7,13 @@ community data (the LCG JSON ``id``, which the importer makes the card's key)::
     format: 1
     cards:
       core_71: {abilities: [...]}     # the format of docs/abilities.md
+      core_8:
+        abilities: [...]
+        partial: "what the abilities do not play, in our own words"
 
-The files hold no rules text. ``apply_ability_data(pool)`` puts the abilities on
+An entry whose abilities do not play all of the card's text says so in ``partial``
+(a note, or ``{note: ..., paragraphs: [N, ...]}``), and ``cards.report`` counts the
+card as partial, not automated. The files hold no rules text. ``apply_ability_data(pool)`` puts the abilities on
 the cards of ``pool``:
 
 - a card imported from the LCG JSON (its ``source`` is ``FILE.json#id``) gets
@@ -35,27 +40,32 @@ from cards.yamlio import load_yaml_file
 
 ABILITY_DIR = Path(__file__).resolve().parent / "abilities"
 FORMAT = 1
-ENTRY_KEYS = {"abilities"}
+ENTRY_KEYS = {"abilities", "partial"}
 _JSON_SOURCE = re.compile(r"\.json#", re.I)
 
 _cache: tuple[tuple, dict[str, tuple]] | None = None
-
-
-def _plain(value: Any) -> Any:
-    """Plain dicts and lists (the YAML loader's line-aware containers dropped)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _line(mapping: Any, key: Any) -> int | None:
     return mapping.line_of(key) if hasattr(mapping, "line_of") else None
 
 
-def read_ability_file(path: str | Path) -> dict[str, tuple]:
-    """One data file: ``{card id: abilities}``. Anything malformed raises ``DataError``."""
+def _partial(value: Any, key: str, file: str, line: int | None) -> tuple[str, tuple[int, ...]]:
+    """``partial: "what is not played"`` or ``partial: {note: "...", paragraphs: [N, ...]}``."""
+    if isinstance(value, str) and value.strip():
+        return value.strip(), ()
+    if isinstance(value, dict) and set(value) <= {"note", "paragraphs"} and isinstance(value.get("note"), str) \
+            and value["note"].strip() and isinstance(value.get("paragraphs", []), list) \
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in value.get("paragraphs", [])):
+        return value["note"].strip(), tuple(value.get("paragraphs", []))
+    raise DataError(f"{key}: partial must say what the abilities do not play", file=file, line=line,
+                    field=f"cards.{key}.partial",
+                    hint='write partial: "our own words" or partial: {note: "...", paragraphs: [2]}')
+
+
+def read_ability_file(path: str | Path, partial: dict | None = None) -> dict[str, tuple]:
+    """One data file: ``{card id: abilities}``. Anything malformed raises ``DataError``. Each entry's
+    ``partial`` note (what the abilities do not play) goes into ``partial`` when it is given."""
     path = Path(path)
     file = str(path)
     data = load_yaml_file(path)
@@ -85,12 +95,17 @@ def read_ability_file(path: str | Path) -> dict[str, tuple]:
         extra = set(entry) - ENTRY_KEYS
         if extra:
             raise DataError(f"{key}: unknown key {sorted(extra, key=str)[0]!r}", file=file, line=line,
-                            field=f"cards.{key}", hint="an entry has only 'abilities' (no card text here)")
+                            field=f"cards.{key}", hint="an entry has only 'abilities' and 'partial' (no card "
+                                                       "text here)")
+        if "partial" in entry:
+            note = _partial(entry["partial"], key, file, _line(entry, "partial"))
+            if partial is not None:
+                partial[key] = note
         abilities = entry["abilities"]
         if not isinstance(abilities, list) or not all(isinstance(a, dict) for a in abilities):
             raise DataError(f"{key}: abilities must be a list of mappings (docs/abilities.md)", file=file,
                             line=_line(entry, "abilities"), field=f"cards.{key}.abilities")
-        out[key] = tuple(_plain(a) for a in abilities)
+        out[key] = tuple(abilities)  # LineDicts: the parser's errors name the file and line
     return out
 
 
@@ -111,15 +126,27 @@ def load_ability_data(folder: str | Path | None = None) -> dict[str, tuple]:
         return _cache[1]
     merged: dict[str, tuple] = {}
     where: dict[str, str] = {}
+    notes: dict[str, tuple[str, tuple[int, ...]]] = {}
     for path in files:
-        for key, abilities in read_ability_file(path).items():
+        for key, abilities in read_ability_file(path, notes).items():
             if key in merged:
                 raise DataError(f"card id {key!r} is given abilities twice (also in {where[key]})",
                                 file=str(path), field=f"cards.{key}", hint="keep one entry per card")
             merged[key] = abilities
             where[key] = path.name
     _cache = ((str(folder),) + signature, merged)
+    _notes[str(folder)] = notes
     return merged
+
+
+_notes: dict[str, dict[str, tuple[str, tuple[int, ...]]]] = {}
+
+
+def load_partial_notes(folder: str | Path | None = None) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """``{card id: (what the abilities do not play, paragraphs)}`` for the entries marked ``partial``."""
+    folder = Path(folder) if folder is not None else ABILITY_DIR
+    load_ability_data(folder)
+    return _notes.get(str(folder), {})
 
 
 def is_lcg_json_card(card: CardDef) -> bool:
@@ -136,19 +163,27 @@ def _replace(pool: CardPool, old: CardDef, new: CardDef) -> None:
             same_title[i] = new
 
 
-def apply_ability_data(pool: CardPool, data: dict[str, tuple] | None = None) -> int:
+def apply_ability_data(pool: CardPool, data: dict[str, tuple] | None = None,
+                       partial: dict[str, tuple[str, tuple[int, ...]]] | None = None) -> int:
     """Put the project's abilities on the cards of ``pool`` (see the module doc); returns how many
     cards have abilities from the data afterwards."""
-    data = load_ability_data() if data is None else data
+    if data is None:
+        data = load_ability_data()
+        notes = load_partial_notes()
+    else:
+        notes = partial or {}
     given = 0
     for card in list(pool):
         abilities = data.get(card.key)
+        note, paragraphs = notes.get(card.key, ("", ()))
         if is_lcg_json_card(card):
             wanted = abilities or ()
-            if tuple(card.abilities) != wanted:
-                _replace(pool, card, dataclasses.replace(card, abilities=wanted))
+            if tuple(card.abilities) != wanted or (card.partial, card.partial_paragraphs) != (note, paragraphs):
+                _replace(pool, card, dataclasses.replace(card, abilities=wanted, partial=note,
+                                                         partial_paragraphs=paragraphs))
             given += bool(wanted)
         elif abilities and not card.abilities:
-            _replace(pool, card, dataclasses.replace(card, abilities=abilities))
+            _replace(pool, card, dataclasses.replace(card, abilities=abilities, partial=note,
+                                                     partial_paragraphs=paragraphs))
             given += 1
     return given

@@ -34,7 +34,7 @@ CORE_FIELDS = (
 
 EXTENSION_FIELDS = (
     "crest", "set", "number", "house_only", "deck_limit", "legality", "promo", "deck_rule",
-    "naval_icons",
+    "naval_icons", "partial",
 )
 """The project's additions (docs/card-format.md)."""
 
@@ -278,7 +278,7 @@ def card_from_mapping(m: Mapping, *, file: str | None = None, defaults: Mapping 
         house_only=house_only, deck_houses=deck_houses,
         deck_limit=c.integer("deck_limit", minimum=1, default=3),
         legality=legality, promo=c.flag("promo"), deck_rule=deck_rule,
-        abilities=abilities, source=source,
+        abilities=abilities, source=source, partial=c.text("partial").strip(),
     )
 
 
@@ -409,6 +409,8 @@ def card_to_mapping(card: CardDef) -> dict[str, Any]:
         m["deck_rule"] = card.deck_rule
     if card.abilities:
         m["abilities"] = [dict(a) if isinstance(a, Mapping) else a for a in card.abilities]
+    if card.partial:
+        m["partial"] = card.partial
     return m
 
 

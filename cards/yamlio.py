@@ -20,6 +20,8 @@ class LineDict(dict):
     """A dict from YAML, with ``line`` (1-based) and ``key_lines`` {key: line}."""
 
     line: int | None = None
+    file: str | None = None
+    """The file it was read from, when known (so ability errors can say ``file:line``)."""
     key_lines: dict
 
     def line_of(self, key: Any) -> int | None:
@@ -30,6 +32,7 @@ class LineList(list):
     """A list from YAML, with ``line`` and ``item_lines`` (1-based)."""
 
     line: int | None = None
+    file: str | None = None
     item_lines: list
 
 
@@ -41,6 +44,7 @@ def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.line = node.start_mark.line + 1
+    result.file = getattr(loader, "file", None)
     result.key_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
@@ -59,6 +63,7 @@ def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> LineDict:
 def _construct_sequence(loader: LineLoader, node: yaml.SequenceNode) -> LineList:
     result = LineList(loader.construct_object(child, deep=True) for child in node.value)
     result.line = node.start_mark.line + 1
+    result.file = getattr(loader, "file", None)
     result.item_lines = [child.start_mark.line + 1 for child in node.value]
     return result
 
@@ -70,7 +75,12 @@ LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _con
 def load_yaml_text(text: str, file: str = "<text>") -> Any:
     """Parse YAML text; any problem is a ``DataError`` naming the file and line."""
     try:
-        return yaml.load(text, Loader=LineLoader)  # noqa: S506 - LineLoader is a SafeLoader
+        loader = LineLoader(text)  # a SafeLoader: no Python objects, no code
+        loader.file = file
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except DataError as err:
         raise err.located(file)
     except yaml.MarkedYAMLError as err:

@@ -13,7 +13,7 @@ leaving its place) is refused with ``Refused``, and nothing changes.
 """
 from __future__ import annotations
 
-from engine import legality
+from engine import legality, manual
 from engine.decisions import Refused
 from engine.game import Game
 
@@ -41,8 +41,6 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
         raise Refused("a free move is a mapping such as {'kneel': 12}")
     warnings: list[str] = []
     if "tool" in move:  # the manual effect tools of card text by hand (engine/manual.py)
-        from engine import manual
-
         manual.check_tool(game, player, move)
         if move["tool"] == "draw":
             warnings.extend(_draw_warnings(game, move.get("player", player), move.get("count", 1)))
@@ -138,8 +136,6 @@ def free_move(game: Game, player: str, move: dict) -> list[str]:
 def apply_free_move(game: Game, player: str, move: dict) -> None:
     st = game.state
     if "tool" in move:
-        from engine import manual
-
         manual.apply_tool(game, player, move)
     elif "move" in move:
         cid, to = move["move"], move["to"]

@@ -115,3 +115,8 @@ class GameOver:
 
     winner: str
     reason: str
+
+
+class GameEnded(Exception):
+    """Raised inside the rules the moment a player wins or the game is drawn (WIN-01); ``engine.game``
+    turns it into a ``GameOver``."""

@@ -7,12 +7,14 @@ the first player, the chance to act until all pass in succession (TIM-03).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from engine import legality, manual, triggers
-from engine.decisions import Decision, Refused
-from engine.game import Flow, Game
+from engine.decisions import Decision, GameEnded, Refused
 from engine.state import CHALLENGE_TYPES, Challenge, Window
+
+if TYPE_CHECKING:
+    from engine.game import Flow, Game
 
 HAND_SIZE = 7
 
@@ -182,8 +184,6 @@ def terminal_save_problem(g: Game, name: str, ev: Event, answer: dict) -> str | 
     The save (its costs and effects, or the duplicate's discard) is tried on a copy of the state,
     which is then thrown away: the real state is never touched."""
     import copy
-
-    from engine.game import GameEnded
 
     real = g.state
     g.state = copy.deepcopy(real)

@@ -15,15 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from cards.model import CardDef
-from engine.decisions import Decision, GameOver, Refused
+from engine import flow, triggers
+from engine.decisions import Decision, GameEnded, GameOver, Refused
 from engine.state import CardInstance, Effect, GameState, Player, Window
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
-
-
-class GameEnded(Exception):
-    """Raised inside the rules the moment a player wins or the game is drawn (WIN-01)."""
 
 
 @dataclass
@@ -53,8 +50,6 @@ class Game:
         self.result: GameOver | None = None
         self.warnings: list[str] = []
         """Rules the last answer broke, in advise mode."""
-        from engine import flow  # the rules depend on this module, not the other way round
-
         self._flow = flow.play(self, start_phase or state.phase)
         self._step(None)
 
@@ -169,8 +164,6 @@ class Game:
 
     def _constants(self, card_id: int) -> list[dict]:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
-        from engine import triggers
-
         return triggers.constant_modifiers(self, card_id)
 
     def strength(self, card_id: int) -> int:
@@ -378,8 +371,6 @@ class Game:
 
     def _release_control(self, attachment: int) -> None:
         """CTL-02: control granted by an attachment ends when the attachment leaves play."""
-        from engine import triggers
-
         host = self.card(attachment).attached_to
         # the printed text counts even while blanked: the control it gave ends with it (ATT-02)
         printed = any(isinstance(a, dict) and a.get("control_host") for a in self.defn(attachment).abilities)
@@ -455,8 +446,6 @@ class Game:
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once."""
-        from engine import triggers
-
         for p in self.state.players:
             for host in list(p.in_play):
                 for aid in list(self.card(host).attachments):
@@ -473,8 +462,6 @@ class Game:
     def claim_house_power(self, name: str, amount: int) -> None:
         if amount <= 0:
             return
-        from engine import triggers
-
         stop = triggers.prohibited(self, name, "claim_house_power")
         if stop is not None:  # ZON-08: this stops claiming, never moving power
             self.log(f"{name} cannot claim power for House ({self.name(stop[0])})")

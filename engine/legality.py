@@ -5,55 +5,20 @@ act on, naming the rule it comes from.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine import triggers
 from engine.decisions import Decision, Refused
-from engine.game import Game
 from engine.state import CHALLENGE_TYPES, Challenge
+from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 SETUP_GOLD = 5
 
 
 # -- uniqueness (UNQ-01..05) -----------------------------------------------------
-
-def copies_in_play(g: Game, title: str) -> list[int]:
-    out = []
-    for p in g.state.players:
-        for cid in p.in_play:
-            if g.name(cid) == title and not g.card(cid).facedown:
-                out.append(cid)
-            out.extend(a for a in g.card(cid).attachments if g.name(a) == title)
-    return out
-
-
-def unique_problem(g: Game, name: str, cid: int) -> str | None:
-    d = g.defn(cid)
-    if not d.unique:
-        return None
-    for other in copies_in_play(g, d.name):
-        c = g.card(other)
-        if c.owner == name or c.controller == name:
-            return (f"{name} already has {d.name} in play (UNQ-01): a unique card can be in play only "
-                    f"once per player; marshal this copy as a duplicate instead")
-    if any(g.name(c) == d.name for c in g.player(name).dead):
-        return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
-    return None
-
-
-def entry_problem(g: Game, name: str, cid: int) -> str | None:
-    """Why a card cannot be put into play under ``name``'s control: putting into play skips costs
-    and play restrictions, never uniqueness (UNQ-02, C-08)."""
-    d = g.defn(cid)
-    if not d.unique:
-        return None
-    for other in copies_in_play(g, d.name):
-        c = g.card(other)
-        if other != cid and (c.owner == name or c.controller == name):
-            return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
-    if any(g.name(c) == d.name for c in g.player(name).dead):
-        return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
-    return None
-
 
 def duplicate_host(g: Game, name: str, cid: int) -> int | None:
     """The unique card of the same title that ``name`` owns and controls in play (UNQ-05)."""
@@ -72,8 +37,6 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
-    from engine import triggers
-
     extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # +1 penalty; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
@@ -92,8 +55,6 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
         return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
     if g.has_keyword(host, "no attachments"):
         return f"{g.name(host)} has No Attachments (KW-08)"
-    from engine import triggers
-
     return triggers.attachment_restriction_problem(g, cid, host, g.card(cid).owner)
 
 
@@ -301,8 +262,6 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power"
     if ctype in p.challenges_made:
         return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
-    from engine import triggers
-
     stop = triggers.prohibited(g, name, "challenges")
     if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
         n = int(stop[1].get("max", 0))

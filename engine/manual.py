@@ -30,12 +30,15 @@ entries give the checks, the effect and the one-line docs (docs/table.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from cards.textlabels import TextAbility, read_text
+from engine import legality, triggers
 from engine.decisions import Decision, Refused
-from engine.game import Flow, Game
 from engine.state import Effect
+
+if TYPE_CHECKING:
+    from engine.game import Flow, Game
 
 IN_PLAY = ("in_play", "attached")
 SOURCE_ZONES = ("in_play", "attached", "house", "agenda", "revealed_plot")
@@ -54,10 +57,26 @@ def text_abilities(g: Game, cid: int) -> list[TextAbility]:
     d = g.defn(cid)
     cache = g.__dict__.setdefault("_by_hand", {})
     if d.key not in cache:
-        cache[d.key] = read_text(d.text) if not d.abilities and d.text else []
+        cache[d.key] = _by_hand_paragraphs(d)
     if not cache[d.key] or g.card(cid).facedown:
         return []
     return cache[d.key]
+
+
+def _by_hand_paragraphs(d) -> list[TextAbility]:
+    """The paragraphs not automated, as the report says (``cards.report.status``): all of a card
+    without ability data; the ones a partial card's data names (all of them when it names none)."""
+    if not d.text:
+        return []
+    from cards.report import status  # one definition of what is automated
+
+    st = status(d)
+    if st.automated:
+        return []
+    read = read_text(d.text)
+    if st.paragraphs is None:
+        return read
+    return [ta for ta in read if ta.paragraph in st.paragraphs]
 
 
 def is_by_hand(g: Game, cid: int) -> bool:
@@ -68,7 +87,7 @@ def is_by_hand(g: Game, cid: int) -> bool:
 def by_hand_in_pool(g: Game) -> bool:
     found = g.__dict__.get("_by_hand_pool")
     if found is None:
-        found = any(not d.abilities and d.text and read_text(d.text) for d in g.pool.values())
+        found = any(d.text and _by_hand_paragraphs(d) for d in g.pool.values())
         g._by_hand_pool = found
     return found
 
@@ -138,8 +157,6 @@ def _limited_problem(g: Game, player: str, cid: int, ta: TextAbility) -> str | N
 
 def _gates(g: Game, player: str, cid: int, ta: TextAbility) -> list[int | None]:
     """Gates of the open window a response by hand may answer (indices), once per gate (TIM-12)."""
-    from engine import triggers
-
     w = g.state.window
     if w is None or w.kind == "end_of_phase":
         return []
@@ -199,8 +216,6 @@ def _ids(value: Any, what: str) -> list[int]:
 
 def _cost_problem(g: Game, player: str, cid: int, cost: dict) -> str | None:
     """Costs stated by hand (COS-05: only your own cards pay your costs)."""
-    from engine import triggers
-
     for key, value in cost.items():
         if key not in COST_KEYS:
             return f"cost: unknown key '{key}' (use {', '.join(sorted(COST_KEYS))})"
@@ -319,8 +334,6 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
                 raise Refused(f"what {event.name} removes cannot be saved (GEN-04)")
             if v not in event.victims or g.card(v).moribund is not None:
                 raise Refused(f"{title} can save only a card that {event.name} would remove (TIM-06)")
-            from engine import triggers
-
             if any(triggers.matches(g, v, f, triggers.Ctx(v, g.card(v).controller))
                    for f in triggers.terminal_conditions(g, v)):
                 raise Refused(f"{g.name(v)} is in a terminal condition: a save that does not end it "
@@ -394,8 +407,6 @@ def pay_costs(g: Game, player: str, cid: int, ta: TextAbility, cost: dict) -> No
     d = g.defn(cid)
     if d.type == "event" and c.zone == "hand":
         p.gold -= min(p.gold, d.cost or 0)
-        from engine import triggers
-
         triggers.use_reducer(g, player, cid)
         g._detach_from_location(cid)
         c.zone = "played"
@@ -464,8 +475,6 @@ def carry_out(g: Game, player: str, cid: int, ta: TextAbility, ev: Any = None) -
 
 def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, TextAbility, dict, str]]:
     """By-hand passives whose gate is among ``gates``: (card, ability, gate, controller)."""
-    from engine import triggers
-
     if not by_hand_in_pool(g):
         return []
     out = []
@@ -795,8 +804,6 @@ tool("reveal", {"card"}, "reveal a card from your hand to every seat (until the 
 
 
 def _into_play_problem(g: Game, player: str, cid: int, host: Any = None) -> str | None:
-    from engine import legality
-
     d = g.defn(cid)
     if d.type not in ("character", "location", "attachment"):
         return f"{d.name} is a{'n' if d.type[0] in 'aeiou' else ''} {d.type}: only characters, locations and " \
@@ -836,8 +843,6 @@ tool("put_into_play", {"card", "attach_to"}, "put your card into play from hand,
 
 
 def _control_check(g: Game, player: str, a: dict, source: int | None) -> str | None:
-    from engine import triggers
-
     cid = _card_at(g, a)
     c = g.card(cid)
     if c.zone != "in_play":

@@ -35,8 +35,11 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from engine.advise import free_move
+from engine.builder import DeckSpec, new_game
 from engine.decisions import GameOver, Refused
 from engine.game import Game, Options
+from engine.scenario import load_scenario
 
 SAVE_FORMAT = "maester-save"
 SAVE_VERSION = 1
@@ -74,12 +77,8 @@ def start_from_spec(spec: Mapping, pool: Any, options: Options | None = None) ->
     if not isinstance(spec, Mapping):
         raise ReplayError("this game has no setup_spec, so it cannot be replayed (was it built by hand?)")
     if "scenario" in spec:
-        from engine.scenario import load_scenario
-
         return load_scenario(spec["scenario"], _options_of(spec, options)).game
     if "decks" in spec:
-        from engine.builder import DeckSpec, new_game
-
         decks_spec = spec["decks"]
         seats = list(spec.get("seats") or decks_spec)
         if sorted(seats) != sorted(decks_spec):
@@ -108,8 +107,6 @@ def apply_history(game: Game, history: list) -> Game:
                               f"the game already ended ({pending.winner})")
         try:
             if isinstance(answer, Mapping) and set(answer) == {"free"}:
-                from engine.advise import free_move
-
                 free_move(game, player, copy.deepcopy(dict(answer["free"])))
             else:
                 game.answer(player, copy.deepcopy(answer))

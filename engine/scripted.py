@@ -6,9 +6,10 @@ Keep this list short: when two scripts look alike, the format should grow.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from engine.game import Game
+if TYPE_CHECKING:
+    from engine.game import Game
 
 SCRIPTS: dict[str, Callable] = {}
 

@@ -137,6 +137,8 @@ def test_card_files_keep_their_own_abilities():
     ("format: 1\ncards:\n  core_1: {abilities: [], text: words}\n", "unknown key 'text'"),
     ("format: 1\ncards:\n  core_1: {abilities: {kind: action}}\n", "list of mappings"),
     ("format: 1\ncards:\n  core_1: [x]\n", "expected {abilities"),
+    ("format: 1\ncards:\n  core_1: {abilities: [], partial: ''}\n", "partial must say"),
+    ("format: 1\ncards:\n  core_1: {abilities: [], partial: {note: x, paragraphs: [zero]}}\n", "partial must say"),
     ("- just a list\n", "mapping with 'format'"),
 ])
 def test_bad_data_files(tmp_path, text, words):
@@ -145,6 +147,29 @@ def test_bad_data_files(tmp_path, text, words):
         read_ability_file(path)
     assert words in str(err.value)
     assert str(path) in str(err.value)
+
+
+def test_partial_notes_reach_the_cards(monkeypatch, tmp_path):
+    folder = tmp_path / "abilities"
+    _write_data(folder, "format: 1\ncards:\n  tst_1:\n    abilities:\n"
+                        "      - {kind: action, phase: any, effect: [{draw: 1}]}\n"
+                        "    partial: {note: the second paragraph is not played, paragraphs: [2]}\n")
+    monkeypatch.setattr(overlay, "ABILITY_DIR", folder)
+    pool, _ = import_pool(FIXTURES / "lcg_small.json")
+    card = pool.get("tst_1")
+    assert (card.partial, card.partial_paragraphs) == ("the second paragraph is not played", (2,))
+    _write_data(folder, "format: 1\ncards:\n  tst_1:\n    abilities:\n"
+                        "      - {kind: action, phase: any, effect: [{draw: 1}]}\n")
+    poolmod.clear_caches()
+    assert imported_pool().get("tst_1").partial == ""
+
+
+def test_project_data_errors_name_the_data_file_and_line(tmp_path):
+    path = _write_data(tmp_path, "format: 1\ncards:\n  tst_1:\n    abilities:\n"
+                                 "      - kind: action\n        phase: any\n        effect: [{draw: two}]\n")
+    with pytest.raises(DataError) as err:
+        parse_abilities(read_ability_file(path)["tst_1"], "elsewhere.json#tst_1")
+    assert str(err.value).startswith(f"{path}:7: abilities.[1].effect[1].draw")
 
 
 def test_an_id_given_twice_is_an_error(tmp_path):

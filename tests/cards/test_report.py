@@ -9,11 +9,11 @@ import pytest
 
 from cards import pool as poolmod
 from cards.model import CardDef, CardPool
-from cards.report import (DECLARATIVE, MANUAL, NONE_NEEDED, SCRIPTED, build_report, classify, main,
-                          needs_no_abilities)
+from cards.report import (DECLARATIVE, MANUAL, NONE_NEEDED, PARTIAL, SCRIPTED, build_report, classify, main,
+                          needs_no_abilities, status)
 
 ROOT = Path(__file__).resolve().parents[2]
-LAST_LINE = re.compile(r"^automated: (\d+) of (\d+) cards$")
+LAST_LINE = re.compile(r"^automated: (\d+) of (\d+) cards; partial: (\d+); not automated: (\d+)$")
 
 KILL = {"kind": "action", "phase": "any", "choose": {"type": "character"}, "effect": [{"kill": "target"}]}
 SCRIPT = {"kind": "passive", "when": {"event": "killed", "card": "self"}, "effect": [{"script": "field_sergeant"}]}
@@ -48,6 +48,8 @@ INVENTED = [
     card("ambush with abilities", "Ambush.\nAny Phase: kill a character.", [KILL], set_name="Pack B"),
     card("broken", "Any Phase: kill a character.", [BROKEN], set_name="Pack B"),
     card("plot", "", type="plot", set_name=""),
+    card("half done", "Any Phase: kill a character.\nAfter you win, draw a card.", [KILL], set_name="Pack B",
+         partial="the draw after a win is not played", partial_paragraphs=(2,)),
 ]
 
 
@@ -56,8 +58,8 @@ def test_classification_rules():
     assert got == {
         "vanilla": NONE_NEEDED, "keywords": NONE_NEEDED, "house only": NONE_NEEDED, "armor": NONE_NEEDED,
         "mill": NONE_NEEDED, "per deck": NONE_NEEDED, "declared": DECLARATIVE, "scripted": SCRIPTED,
-        "words only": MANUAL, "ambush": MANUAL, "ambush with abilities": MANUAL, "broken": MANUAL,
-        "plot": NONE_NEEDED,
+        "words only": MANUAL, "ambush": MANUAL, "ambush with abilities": PARTIAL, "broken": MANUAL,
+        "plot": NONE_NEEDED, "half done": PARTIAL,
     }
     assert "phase" in classify(INVENTED[11])[1]
     assert "ambush" in classify(INVENTED[9])[1]
@@ -78,12 +80,30 @@ def test_report_counts_per_set():
     assert [s.name for s in report.sets] == ["Pack A", "Pack B", "(no set)"]
     a, b = rows["Pack A"], rows["Pack B"]
     assert (a.cards, a.automated, a.counts[DECLARATIVE], a.counts[SCRIPTED], a.counts[NONE_NEEDED]) == (7, 7, 1, 0, 6)
-    assert (b.cards, b.automated, b.counts[DECLARATIVE], b.counts[SCRIPTED], b.counts[NONE_NEEDED]) == (5, 1, 0, 1, 0)
+    assert (b.cards, b.automated, b.counts[DECLARATIVE], b.counts[SCRIPTED], b.counts[NONE_NEEDED]) == (6, 1, 0, 1, 0)
+    assert (b.partial, b.manual) == (2, 3)
     lines = report.lines()
-    assert lines[-1] == "automated: 9 of 13 cards"
+    assert lines[-1] == "automated: 9 of 14 cards; partial: 2; not automated: 3"
+    assert any(line.split()[:5] == ["total", "14", "9", "2", "3"] for line in lines)
     assert any(line.startswith("not automated: Broken [broken]") for line in lines)
     header = lines[0].split()
-    assert header[:3] == ["set", "cards", "automated"]
+    assert header[:4] == ["set", "cards", "automated", "partial"]
+
+
+def test_status_for_the_table():
+    by_key = {c.key: c for c in INVENTED}
+    assert status(by_key["declared"]).status == "automated" and status(by_key["declared"]).automated
+    assert status(by_key["vanilla"]).status == "none_needed" and status(by_key["vanilla"]).automated
+    half = status(by_key["half done"])
+    assert (half.status, half.note, half.paragraphs) == ("partial", "the draw after a win is not played", (2,))
+    assert not half.automated
+    words = status(by_key["words only"])
+    assert (words.status, words.paragraphs) == ("by_hand", (1,))
+    ambush = status(by_key["ambush with abilities"])
+    assert ambush.status == "partial" and ambush.paragraphs == (1,) and "ambush" in ambush.note
+    assert status(by_key["broken"]).status == "by_hand"
+    unknown = status(card("vague", "Any Phase: kill a character.", [KILL], partial="some of it"))
+    assert unknown.status == "partial" and unknown.paragraphs is None
 
 
 def test_cli_with_a_pool_file(tmp_path, capsys):
@@ -96,7 +116,7 @@ def test_cli_with_a_pool_file(tmp_path, capsys):
                     encoding="utf-8")
     assert main(["--pool", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "automated: 2 of 3 cards"
+    assert out[-1] == "automated: 2 of 3 cards; partial: 0; not automated: 1"
 
 
 def test_cli_bad_pool_file(tmp_path, capsys):
@@ -123,3 +143,17 @@ def test_real_lcg_json(lcg_json):
     assert total == len(poolmod.load_pool(lcg_json)) and 0 < automated < total
     assert any(line.startswith("Core ") for line in lines)
     assert not any(line.startswith("not automated:") for line in lines)  # the project's data all parses
+    assert int(m.group(3)) > 0  # the entries marked partial (Captain Groleo, Khal Drogo, ...)
+    assert automated + int(m.group(3)) + int(m.group(4)) == total
+
+
+def test_real_lcg_json_marks_known_gaps_partial(lcg_json):
+    pool = poolmod.load_pool(lcg_json)
+    for key in ("core_105", "core_107"):  # Captain Groleo, Khal Drogo
+        st = status(pool.get(key))
+        assert st.status == "partial", (key, st)
+        assert st.note and st.paragraphs
+    for key in ("core_5", "core_68"):  # Stalwart, Vigilant: keywords the engine does not model
+        assert status(pool.get(key)).status == "partial"
+    for key in ("core_71", "core_8", "core_203"):  # Robb Stark and Counting Favors now play all of their text
+        assert status(pool.get(key)).status == "automated", key

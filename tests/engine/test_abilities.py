@@ -25,17 +25,17 @@ def test_TIM_06_a_response_that_saves_or_cancels_is_a_save_cancel_response():
 @pytest.mark.parametrize("raw, field, words", [
     ({"kind": "sometimes", "effect": ["cancel"]}, "abilities.[1].kind", "kind must be one of"),
     ({"kind": "action", "effect": [{"kill": "target"}]}, "abilities.[1].phase", "phase label"),
-    ({"kind": "response", "when": {"event": "teatime"}, "effect": ["cancel"]}, "abilities.[1].when", "when"),
+    ({"kind": "response", "when": {"event": "teatime"}, "effect": ["cancel"]}, "abilities.[1].when.event", "unknown event 'teatime'"),
     ({"kind": "action", "phase": "any", "effect": [{"explode": "self"}]}, "abilities.[1].effect[1]",
      "unknown effect"),
     ({"kind": "action", "phase": "any", "effect": [{"kill": "target", "loudly": True}]},
-     "abilities.[1].effect[1]", "unknown key 'loudly'"),
-    ({"kind": "action", "phase": "any", "cost": {"blood": 1}, "effect": ["cancel"]}, "abilities.[1].cost",
+     "abilities.[1].effect[1].loudly", "unknown key 'loudly'"),
+    ({"kind": "action", "phase": "any", "cost": {"blood": 1}, "effect": ["cancel"]}, "abilities.[1].cost.blood",
      "cost keys"),
     ({"kind": "action", "phase": "any", "choose": {"colour": "red"}, "effect": ["cancel"]},
-     "abilities.[1].choose", "unknown filter key"),
+     "abilities.[1].choose.colour", "unknown filter key"),
     ({"kind": "constant"}, "abilities.[1]", "constant ability needs"),
-    ({"kind": "passive", "when": {"event": "killed"}, "surprise": 1, "effect": ["cancel"]}, "abilities.[1]",
+    ({"kind": "passive", "when": {"event": "killed"}, "surprise": 1, "effect": ["cancel"]}, "abilities.[1].surprise",
      "unknown key 'surprise'"),
 ])
 def test_bad_ability_data_names_file_line_and_field(raw, field, words):

@@ -20,7 +20,7 @@ def test_every_script_is_played_by_a_passing_scenario():
             assert result.passed, f"{path}: step {result.step}: {result.reason}"
 
 
-def test_an_unknown_script_does_nothing_and_says_so(tmp_path):
+def test_an_unknown_script_is_a_data_error(tmp_path):
     path = tmp_path / "unknown-script.yaml"
     path.write_text("""
 format: 1
@@ -42,4 +42,7 @@ steps:
   - expect: {log: "no script named 'no_such_script'"}
 """)
     result = run_path(str(path))
-    assert result.passed, result.reason
+    # the strict parser refuses the data before the game starts, naming the file, line and scripts
+    assert not result.passed
+    assert "unknown-script.yaml:8: abilities.[1].effect[1].script: unknown value 'no_such_script'" in result.reason
+    assert "field_sergeant" in result.reason

@@ -43,17 +43,18 @@ def test_a_player_target_parses():
     assert ab.choose == {"player": "opponent"}
 
 
-@pytest.mark.parametrize("choose, words", [
-    ({"player": "friend"}, "player must be one of"),
-    ({"player": "opponent", "type": "character"}, "takes only 'player'"),
-    ({"type": "character", "controller": "winner"}, "controller must be one of"),
-    ({"type": "character", "owner": "them"}, "owner must be one of"),
+@pytest.mark.parametrize("choose, words, field", [
+    ({"player": "friend"}, "unknown value 'friend' (use opponent, any)", "player"),
+    ({"player": "opponent", "type": "character"}, "unknown key 'type' in a player target", "type"),
+    ({"type": "character", "controller": "winner"}, "unknown value 'winner' (use you, opponent, loser)",
+     "controller"),
+    ({"type": "character", "owner": "them"}, "unknown value 'them' (use you, opponent, loser)", "owner"),
 ])
-def test_bad_player_targets_and_controllers_are_data_errors(choose, words):
+def test_bad_player_targets_and_controllers_are_data_errors(choose, words, field):
     with pytest.raises(DataError) as err:
         parse_abilities(({"kind": "action", "phase": "any", "choose": choose, "effect": [{"draw": 1}]},),
                         "cards/x.yaml:3")
-    assert words in str(err.value) and err.value.field == "abilities.[1].choose"
+    assert words in str(err.value) and err.value.field == f"abilities.[1].choose.{field}"
 
 
 def test_robb_stark_options_name_only_the_losers_characters(lcg_json):

@@ -1,0 +1,67 @@
+"""Conditions: the words of ``if`` (play restrictions, COS-13) and ``while`` (constants)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.abilities.filters import candidates, matches
+from engine.abilities.model import Ctx
+from engine.abilities.registry import REGISTRY, FilterSchema, Int, TrueOnly, Words, condition
+from engine.state import CHALLENGE_TYPES, PHASES
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@condition("self", FilterSchema(), "this card matches the filter")
+def _self(g, want, ctx):
+    return matches(g, ctx.source, want, ctx)
+
+
+@condition("host", FilterSchema(), "this attachment is on a card that matches the filter")
+def _host(g, want, ctx):
+    host = g.card(ctx.source).attached_to
+    return host is not None and matches(g, host, want, ctx)
+
+
+@condition("phase", Words(*PHASES), "it is this phase")
+def _phase(g, want, ctx):
+    return g.state.phase == want
+
+
+@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way")
+def _challenge_type(g, want, ctx):
+    ch = g.state.challenge
+    return not (ch is None or ch.ended or ch.type != want)
+
+
+@condition("you_control", FilterSchema({"count_min": Int(minimum=1)}, form="{FILTER..., count_min: N}"),
+           "you control at least count_min (default 1) cards that match")
+def _you_control(g, want, ctx):
+    f = dict(want)
+    need = f.pop("count_min", 1)
+    f["controller"] = "you"
+    return len(candidates(g, f, ctx)) >= need
+
+
+@condition("you_are", Words("attacker", "defender"), "you are the attacker / defender of the challenge")
+def _you_are(g, want, ctx):
+    ch = g.state.challenge
+    return not (ch is None or getattr(ch, want) != ctx.player)
+
+
+@condition("you_won", TrueOnly(), "you won the current challenge")
+def _you_won(g, want, ctx):
+    ch = g.state.challenge
+    return not (ch is None or ch.winner != ctx.player)
+
+
+CONDITIONS = REGISTRY["condition"]
+
+
+def condition_holds(g: Game, cond: dict | None, ctx: Ctx) -> bool:
+    if not cond:
+        return True
+    for key, want in cond.items():
+        if not CONDITIONS[key].impl(g, want, ctx):
+            return False
+    return True

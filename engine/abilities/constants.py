@@ -1,0 +1,190 @@
+"""Constant abilities (EFF-06): modifiers recalculated whenever a value is read, player
+restrictions (GEN-01), terminal conditions (MOR-09), attachment restrictions (ATT-01/02)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.abilities.conditions import condition_holds
+from engine.abilities.filters import immune_to, matches
+from engine.abilities.model import Ctx
+from engine.abilities.selectors import select
+from engine.abilities.sources import abilities
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
+    """A player restriction in play that applies to ``player`` (GEN-01): (source card, prohibit)."""
+    keys = g.__dict__.get("_prohibit_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("prohibit")
+                                                       for a in d.abilities)}
+        g._prohibit_keys = keys
+    if not keys:
+        return None
+    for cid, c in g.state.cards.items():
+        if c.key not in keys or c.zone not in ("in_play", "attached", "house", "agenda", "revealed_plot") \
+                or c.facedown:
+            continue
+        for ab in abilities(g, cid):
+            p = ab.prohibit
+            if p is None or p["what"] != what:
+                continue
+            who = p.get("player", "you")
+            if who == "each" or (who == "you") == (c.controller == player):
+                if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+                    return cid, p
+    return None
+
+
+def _constant_keys(g: Game) -> set[str]:
+    keys = g.__dict__.get("_constant_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("kind") == "constant"
+                                                       and a.get("modify") for a in d.abilities)}
+        g._constant_keys = keys
+    return keys
+
+
+def _constant_sources(g: Game) -> list[tuple[int, str]]:
+    """(card, controller) for every card in play whose definition has a constant ability."""
+    keys = _constant_keys(g)
+    return [(cid, c.controller) for cid, c in g.state.cards.items()
+            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
+            and not c.facedown]
+
+
+def _fingerprint(g: Game) -> tuple:
+    """Everything a constant ability's condition or selector can read (see docs/abilities.md)."""
+    st = g.state
+    ch = st.challenge
+    cards = tuple((cid, c.controller, c.kneeling, c.facedown, c.moribund, c.attached_to, c.zone, c.power)
+                  for p in st.players for cid in p.in_play + [p.house_card] + p.played
+                  if cid is not None for c in (st.cards[cid],))
+    atts = tuple((a, st.cards[a].attached_to) for p in st.players for cid in p.in_play
+                 for a in st.cards[cid].attachments)
+    plots = tuple(p.revealed_plot for p in st.players)
+    hands = tuple(tuple(p.hand) for p in st.players)
+    chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
+            ch.resolved, ch.ended) if ch else None
+    effects = tuple((e.target, e.stat, e.value) for e in st.effects)
+    return st.phase, chal, cards, atts, plots, hands, effects
+
+
+def constant_modifiers(g: Game, target: int) -> list[dict]:
+    """Constant abilities in play that modify ``target`` now (recalculated whenever the table
+    changes, EFF-06). The whole map is cached against a fingerprint of the table."""
+    override = g.__dict__.get("_constant_override")
+    if override is not None:
+        return override.get(target, [])  # while settling which constants apply (GEN-06)
+    if g.__dict__.get("_in_constants"):
+        return []  # a constant that reads a derived value does not see constants meanwhile
+    if not _constant_keys(g):
+        return []
+    key = _fingerprint(g)
+    cached = g.__dict__.get("_constant_cache")
+    if cached is None or cached[0] != key:
+        g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
+        try:
+            constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
+                         for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
+        finally:
+            g.__dict__["_in_constants"] = False
+        cached = (key, _settle_constants(g, constants))
+        g.__dict__["_constant_cache"] = cached
+    return cached[1].get(target, [])
+
+
+def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
+    """Which constants apply: those whose conditions hold once they are applied. Conditions can
+    read values constants change, so apply, re-check, and repeat until nothing changes; if it never
+    settles, the constants caught in the loop are ignored, as though they did not exist (GEN-06)."""
+    def active_with(applied: dict | None) -> frozenset[int]:
+        if applied is None:
+            g.__dict__["_in_constants"] = True
+        else:
+            g.__dict__["_constant_override"] = applied
+        try:
+            return frozenset(i for i, (cid, controller, ab) in enumerate(constants)
+                             if condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
+        finally:
+            g.__dict__["_in_constants"] = False
+            g.__dict__.pop("_constant_override", None)
+
+    def mods_of(active: frozenset[int]) -> dict[int, list[dict]]:
+        g.__dict__["_in_constants"] = True
+        try:
+            mods: dict[int, list[dict]] = {}
+            for i in sorted(active):
+                cid, controller, ab = constants[i]
+                for t in select(g, ab.modify.get("target", "self"), Ctx(cid, controller, ab)):
+                    if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
+                        mods.setdefault(t, []).append(ab.modify)
+            return mods
+        finally:
+            g.__dict__["_in_constants"] = False
+
+    current = active_with(None)
+    if not any(ab.condition for _, _, ab in constants):
+        return mods_of(current)
+    seen = [current]
+    for _ in range(16):
+        following = active_with(mods_of(current))
+        if following == current:
+            return mods_of(current)
+        if following in seen:  # an endless loop: ignore every constant that flips in it
+            cycle = seen[seen.index(following):]
+            flipping = frozenset().union(*cycle) - frozenset.intersection(*cycle)
+            return mods_of(frozenset.intersection(*cycle) - flipping)
+        seen.append(following)
+        current = following
+    return mods_of(frozenset.intersection(*seen))
+
+
+def terminal_conditions(g: Game, cid: int) -> list[dict]:
+    """The terminal conditions on a card (MOR-09): from lasting effects and its own constants."""
+    out = [e.value for e in g.state.effects if e.target == cid and e.stat == "terminal"]
+    out += [ab.terminal for ab in abilities(g, cid) if ab.kind == "constant" and ab.terminal]
+    return out
+
+
+def terminal_holds(g: Game, cid: int) -> bool:
+    c = g.card(cid)
+    if c.zone != "in_play" or g.card_type(cid) != "character":
+        return False
+    return any(matches(g, cid, f, Ctx(cid, c.controller)) for f in terminal_conditions(g, cid))
+
+
+def terminal_victims(g: Game) -> list[int]:
+    """Characters in play, not already moribund, whose terminal condition holds now."""
+    if not any(e.stat == "terminal" for e in g.state.effects) and not g.__dict__.setdefault(
+            "_has_terminal", any(isinstance(a, dict) and a.get("terminal") for d in g.pool.values()
+                                 for a in d.abilities)):
+        return []
+    return [cid for p in g.state.players for cid in p.in_play
+            if g.card(cid).moribund is None and terminal_holds(g, cid)]
+
+
+def host_types(g: Game, attachment: int) -> list[str]:
+    """ATT-01: an attachment goes on a character unless its (current) text names another host."""
+    named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to
+             for t in (ab.attach_to["type"] if isinstance(ab.attach_to["type"], list) else [ab.attach_to["type"]])]
+    return named or ["character"]
+
+
+def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
+    """ATT-01/02: the host must be of a type the attachment allows (a character unless its text says
+    otherwise) and match every restriction the attachment states."""
+    types = host_types(g, attachment)
+    if g.card_type(host) not in types:
+        return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
+                f"{g.name(host)} is a {g.card_type(host)}")
+    for ab in abilities(g, attachment):
+        if ab.attach_to is not None:
+            ctx = Ctx(attachment, player, ab)
+            f = dict(ab.attach_to)
+            if not matches(g, host, f, ctx):
+                what = ", ".join(f"{k} {v}" for k, v in f.items())
+                return f"{g.name(attachment)} can only be attached to a card with {what} (ATT-01)"
+    return None

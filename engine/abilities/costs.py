@@ -1,0 +1,305 @@
+"""Costs (COS-06..12): each cost word checks whether it can be paid now and pays it in step 1e.
+
+A ``@cost`` entry registers ``check(g, player, cid, ab, ctx, value) -> problem | None``; its
+``pay(g, player, cid, ab, value)`` is given as ``pay=``. ``leaves_play=True`` costs are paid last
+(the card leaves play after it has knelt or lost its power). Gold and influence also need the
+answer's ``pay`` list and the event's printed cost, handled below.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.abilities.conditions import condition_holds
+from engine.abilities.filters import candidates, matches
+from engine.abilities.model import Ability, Ctx
+from engine.abilities.registry import REGISTRY, FilterSchema, Int, TrueOnly, cost
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def _no_pay(g, player, cid, ab, value):
+    return None
+
+
+def _check_gold(g, player, cid, ab, ctx, value):
+    return None  # with the printed cost, in restriction_problem (C-14)
+
+
+cost("gold", Int(), "gold, paid when the ability's own label allows; an event's printed cost can be paid only "
+     "in your own marshalling turn (MAR-08, C-14: the card's text, not the rule, says when its gold is spent)",
+     pay=_no_pay)(_check_gold)
+
+
+def _check_kneel_self(g, player, cid, ab, ctx, value):
+    c = g.card(cid)
+    if c.kneeling or c.zone not in ("in_play", "attached", "house", "agenda"):
+        return f"{g.name(cid)} must kneel to pay its cost, and it is already kneeling"
+    return None
+
+
+def _pay_kneel_self(g, player, cid, ab, value):
+    g.card(cid).kneeling = True
+
+
+cost("kneel_self", TrueOnly(), "kneel this card", pay=_pay_kneel_self)(_check_kneel_self)
+
+
+def _check_kneel_host(g, player, cid, ab, ctx, value):
+    host = g.card(cid).attached_to
+    if host is None or g.card(host).kneeling:
+        return f"{g.name(cid)}: the attached character must stand to be knelt"
+    return None
+
+
+def _pay_kneel_host(g, player, cid, ab, value):
+    c = g.card(cid)
+    if c.attached_to is not None:
+        g.card(c.attached_to).kneeling = True
+
+
+cost("kneel_host", TrueOnly(), "kneel the attached character", pay=_pay_kneel_host)(_check_kneel_host)
+
+
+def _check_leaving(g, player, cid, ab, ctx, value):
+    if g.card(cid).moribund is not None:
+        return f"{g.name(cid)} is already leaving play (moribund, MOR-03)"
+    return None
+
+
+cost("discard_self", TrueOnly(), "this card is discarded to pay: it becomes moribund (MOR-01)",
+     pay=lambda g, player, cid, ab, value: g.remove(cid, "discard"), leaves_play=True)(_check_leaving)
+cost("kill_self", TrueOnly(), "this card is killed to pay: it becomes moribund (MOR-01)",
+     pay=lambda g, player, cid, ab, value: g.remove(cid, "dead"), leaves_play=True)(_check_leaving)
+
+
+def _check_power_self(g, player, cid, ab, ctx, value):
+    c = g.card(cid)
+    if value > c.power:
+        return f"{g.name(cid)} has {c.power} power; the cost needs {value}"
+    return None
+
+
+def _pay_power_self(g, player, cid, ab, value):
+    if value:
+        g.card(cid).power -= value
+
+
+cost("power_self", Int(minimum=1), "discard N power from this card", pay=_pay_power_self)(_check_power_self)
+
+
+def _check_discard_from_hand(g, player, cid, ab, ctx, value):
+    c = g.card(cid)
+    if value > len(g.player(player).hand) - (1 if c.zone == "hand" else 0):
+        return f"{player} has too few cards in hand to pay for {g.name(cid)}"
+    return None
+
+
+cost("discard_from_hand", Int(minimum=1), "(checked only: the table asks for the cards)",
+     pay=_no_pay)(_check_discard_from_hand)
+
+
+def _check_kneel(g, player, cid, ab, ctx, value):
+    f = dict(value) if isinstance(value, dict) else {}
+    n = f.pop("count", 1)
+    f["controller"], f["standing"] = "you", True
+    if len(candidates(g, f, ctx)) < n:
+        return f"{g.name(cid)}: {player} has no standing card to kneel for its cost"
+    return None
+
+
+cost("kneel", FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)"),
+     "kneel standing cards you control that match; the answer names them first in `pay` (then any influence "
+     "cards). A moribund card is still in play and may kneel (the FAQ's Treachery example)",
+     pay=_no_pay)(_check_kneel)
+
+
+def _check_influence(g, player, cid, ab, ctx, value):
+    available = sum(g.bonus(i, "influence") for i in g.in_play_cards(player) if not g.card(i).kneeling)
+    if available < value:
+        return f"influence: {g.name(cid)} needs {value}; {player} has only {available} standing influence"
+    return None
+
+
+cost("influence", Int(minimum=1), "the answer's `pay: [CARDS]` kneels standing cards you control whose influence "
+     "adds up to N or more (COS-01, C-25); paying influence is a cost, not an effect (COS-03)",
+     pay=_no_pay)(_check_influence)
+
+COSTS = REGISTRY["cost"]
+
+
+# ---------------------------------------------------------------------------
+# Limits, reducers and the checks of step 1
+# ---------------------------------------------------------------------------
+
+def limit_key(g: Game, cid: int, ab: Ability, player: str | None = None) -> str | None:
+    """Limits count per title, across every copy a player uses (ERR-91: Patchface's FAQ)."""
+    if ab.limit is None:
+        return None
+    per = ab.limit[1]
+    period = {"challenge": g.state.challenge_serial, "phase": g.state.phase_serial, "round": g.state.round,
+              "game": 0}[per]
+    who = player or g.card(cid).controller
+    return f"{who}:{g.name(cid)}:{ab.index}:{per}:{period}"
+
+
+def reducers_for(g: Game, player: str, cid: int) -> list[int]:
+    """Indices of every waiting reduction that applies to playing ``cid``: all of them apply to
+    it (COS-07 d) and it uses them all up."""
+    return [i for i, r in enumerate(g.state.reducers)
+            if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player))]
+
+
+def reduction(g: Game, player: str, cid: int) -> int:
+    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid))
+
+
+def use_reducer(g: Game, player: str, cid: int) -> None:
+    """Playing the card uses up the reductions it had (one card per reduction)."""
+    used = set(reducers_for(g, player, cid))
+    g.state.reducers = [r for i, r in enumerate(g.state.reducers) if i not in used]
+
+
+def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
+    if g.card_type(cid) == "event" and g.card(cid).zone == "hand":
+        d = g.defn(cid)
+        printed = max(0, (x if d.cost_x else (d.cost or 0)) - reduction(g, player, cid))  # COS-12
+        return printed + ab.cost.get("gold", 0)
+    return ab.cost.get("gold", 0)
+
+
+def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0,
+                        influence: bool = True) -> str | None:
+    """COS-13: phase labels, conditions, limits and payable costs (without targets)."""
+    st = g.state
+    title = g.name(cid)
+    if ab.phase and ab.phase != "any" and ab.kind == "action" and st.phase != ab.phase:
+        return f"{title} can be used only in the {ab.phase} phase (RND-05)"
+    if not condition_holds(g, ab.condition, ctx):
+        return f"{title}: its play restriction is not met now"
+    key = limit_key(g, cid, ab, player)
+    if key and st.counters.get(key, 0) >= ab.limit[0]:
+        return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
+    c = g.card(cid)
+    gold = gold_cost(g, player, cid, ab, x)
+    d = g.defn(cid)
+    printed_gold = (d.cost or d.cost_x) if d.type == "event" and c.zone == "hand" else 0
+    if d.type == "event" and c.zone == "hand" and g.has_keyword(cid, "limited") and g.player(player).limited_played:
+        return f"{player} has already played a Limited card this round (MAR-11)"  # any type counts (KW-07)
+    if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
+        # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
+        # for gold says when it may be paid, so its label rules
+        return f"{title} costs gold: it can be played only in {player}'s own marshalling turn (MAR-08, C-14)"
+    if gold > g.player(player).gold:
+        return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}"
+    for name, word in COSTS.items():
+        if name not in ab.cost or name == "influence" and not influence:
+            continue
+        value = ab.cost[name]
+        if value is False or value == 0:
+            continue
+        problem = word.impl(g, player, cid, ab, ctx, value)
+        if problem:
+            return problem
+    return None
+
+
+def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
+    """COS-01/05, C-25: kneel standing cards you control with total influence >= need."""
+    if not need:
+        return "this ability has no influence cost; do not name cards to pay" if pay else None
+    total = 0
+    for cid in pay:
+        if cid not in g.state.cards:
+            return f"there is no card {cid}"
+        c = g.card(cid)
+        if c.controller != player or c.zone not in ("in_play", "attached", "house"):
+            return f"influence: {g.name(cid)} is not a card {player} controls in play (COS-05)"
+        if c.kneeling:
+            return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence"
+        if g.bonus(cid, "influence") <= 0:
+            return f"influence: {g.name(cid)} provides no influence"
+        total += g.bonus(cid, "influence")
+    if total < need:
+        return f"influence: {need} needed, {total} knelt"
+    return None
+
+
+def split_pay(ab: Ability, pay: list) -> tuple[list, list]:
+    """``pay`` lists the cards knelt for a ``kneel`` cost first, then those knelt for influence."""
+    if "kneel" not in ab.cost:
+        return [], list(pay)
+    n = ab.cost["kneel"].get("count", 1) if isinstance(ab.cost["kneel"], dict) else 1
+    return list(pay[:n]), list(pay[n:])
+
+
+def kneel_cost_problem(g: Game, player: str, ab: Ability, cards: list, ctx: Ctx) -> str | None:
+    """A "kneel a character you control" cost: standing cards you control (COS-05); a moribund card
+    is still in play and can kneel (the FAQ's Treachery example)."""
+    if "kneel" not in ab.cost:
+        return None
+    f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
+    n = f.pop("count", 1)
+    f["controller"] = "you"
+    if len(cards) != n:
+        return f"name {n} card{'s' if n != 1 else ''} to kneel for the cost, first in 'pay'"
+    for cid in cards:
+        if cid not in g.state.cards or g.card(cid).zone not in ("in_play", "attached"):
+            return f"{cid!r} is not a card in play"
+        if g.card(cid).kneeling:
+            return f"{g.name(cid)} is already kneeling and cannot kneel to pay the cost"
+        if not matches(g, cid, f, ctx):
+            return f"{g.name(cid)} cannot be knelt for this cost (COS-05)"
+    return None
+
+
+def payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | None:
+    """Cards to name in ``pay``: a kneel cost's cards first, then influence, largest first (C-25)."""
+    pay: list[int] = []
+    if "kneel" in ab.cost:
+        f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
+        n = f.pop("count", 1)
+        f["controller"], f["standing"] = "you", True
+        found = [c for c in candidates(g, f, ctx) if not (ab.cost.get("kneel_self") and c == cid)][:n]
+        if len(found) < n:
+            return None
+        pay += found
+    need = ab.cost.get("influence", 0)
+    if need:
+        givers = sorted((c for c in g.in_play_cards(player) + [g.player(player).house_card]
+                         if c is not None and not g.card(c).kneeling and g.bonus(c, "influence") > 0
+                         and c not in pay and not (ab.cost.get("kneel_self") and c == cid)),
+                        key=lambda c: -g.bonus(c, "influence"))
+        total = 0
+        for c in givers:
+            if total >= need:
+                break
+            pay.append(c)
+            total += g.bonus(c, "influence")
+        if total < need:
+            return None
+    return pay
+
+
+def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None:
+    """COS-07 e: pay every cost; an event leaves the hand and is moribund until step 6 (MOR-05)."""
+    c = g.card(cid)
+    p = g.player(player)
+    p.gold -= min(p.gold, gold_cost(g, player, cid, ab, answer.get("x", 0)))  # advise mode may underpay
+    for i in answer.get("pay", []):
+        g.card(i).kneeling = True  # COS-03: paying influence (or a kneel cost) is a cost, not an effect
+    for last in (False, True):  # a card leaves play after it has knelt or lost power for the cost
+        for name, word in COSTS.items():
+            if bool(word.extra.get("leaves_play")) == last and ab.cost.get(name):
+                word.extra["pay"](g, player, cid, ab, ab.cost[name])
+    key = limit_key(g, cid, ab, player)
+    if key:
+        g.state.counters[key] = g.state.counters.get(key, 0) + 1
+    if g.card_type(cid) == "event" and c.zone == "hand":
+        use_reducer(g, player, cid)
+        g._detach_from_location(cid)
+        c.zone = "played"
+        p.played.append(cid)
+        c.moribund = "dead" if g.has_keyword(cid, "deathbound") else "discard"
+        if g.has_keyword(cid, "limited"):
+            p.limited_played = True

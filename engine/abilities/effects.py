@@ -1,0 +1,432 @@
+"""Effects: each effect word is one ``@effect`` entry, its schema (the word's value and the keys
+allowed beside it), its doc line and ``fn(g, e, arg, ctx) -> bool`` (True when it resolved,
+for ``then``, COS-17)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cards.model import ICONS
+from engine import scripted
+from engine.abilities.filters import immune_to, matches
+from engine.abilities.model import Ctx
+from engine.abilities.registry import (REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Text,
+                                       TrueOnly, Words, card_selector, effect)
+from engine.abilities.selectors import select
+from engine.state import Effect
+from engine.uniqueness import copies_in_play, unique_problem
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+UNTIL = Words("challenge", "phase", "round")
+PLAYERS = Words("you", "opponent", "each_opponent", "target")
+"""Who draws or discards: ``target`` is a chosen player (``choose: {player: ...}``)."""
+DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
+MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
+             "remove_icons": ListOf(Words(*ICONS)), "add_keywords": ListOf(Keyword()),
+             "remove_keywords": ListOf(Keyword()), "add_traits": ListOf(Text("TRAIT")),
+             "remove_traits": ListOf(Text("TRAIT")), "blank": Bool()}
+"""The modifier keys of a lasting ``modify`` effect and of a constant's ``modify``."""
+
+
+def _kind(ctx: Ctx) -> str | None:
+    return ctx.ability.kind if ctx.ability else None
+
+
+def _remove(g: Game, e: dict, name: str, arg: Any, ctx: Ctx) -> bool:
+    dest = REMOVAL_WORD[name] if name != "return_to_deck" else ("deck_bottom" if e.get("bottom") else "deck_top")
+    saved = set(ctx.event.data.get("saved", [])) - set(ctx.own_saves) if ctx.event is not None else set()
+    title = g.name(ctx.source)
+    done = False
+    for cid in select(g, arg, ctx):
+        if cid in saved or immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        chosen = ctx.destinations.get(cid)
+        if chosen is not None and chosen != REMOVAL_WORD.get(name, "deck"):
+            continue  # MOR-06: the first player sent it elsewhere
+        if g.card(cid).zone not in ("in_play", "attached"):
+            continue
+        if g.remove(cid, dest):
+            done = True
+            verb = {"kill": "killed", "discard": "discarded", "return_to_hand": "returned to hand",
+                    "return_to_deck": "returned to the deck"}[name]
+            g.log(f"{g.name(cid)} is {verb} by {title}")
+            if g.state.window is not None:
+                player = g.card(cid).controller
+                if name == "kill":
+                    g.state.window.gates.append({"event": "killed", "card": cid, "player": player})
+                elif name == "discard":
+                    g.state.window.gates.append({"event": "discarded", "card": cid, "player": player})
+                else:
+                    g.state.window.gates.append({"event": "returned", "card": cid, "player": player})
+                g.state.window.gates.append({"event": "left_play", "card": cid, "player": player})
+    return done
+
+
+@effect("kill", card_selector(), "removes cards in play; inside a window they are moribund until step 6. The "
+        "cards are known at initiation so they can be saved in step 2", removal="dead")
+def _kill(g, e, arg, ctx):
+    return _remove(g, e, "kill", arg, ctx)
+
+
+@effect("discard", card_selector(), "the same, to the discard pile", removal="discard")
+def _discard(g, e, arg, ctx):
+    return _remove(g, e, "discard", arg, ctx)
+
+
+@effect("return_to_hand", card_selector(), "the same, to the owner's hand", removal="hand")
+def _return_to_hand(g, e, arg, ctx):
+    return _remove(g, e, "return_to_hand", arg, ctx)
+
+
+@effect("return_to_deck", card_selector(), "the same, to the top (or with `bottom: true` the bottom) of the "
+        "owner's deck", keys={"bottom": Bool()}, removal="deck")
+def _return_to_deck(g, e, arg, ctx):
+    return _remove(g, e, "return_to_deck", arg, ctx)
+
+
+def _kneel_or_stand(g, name, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        if g.card(cid).kneeling != (name == "kneel"):
+            g.card(cid).kneeling = name == "kneel"
+            done = True
+    g.log(f"{g.name(ctx.source)}: {name} {', '.join(g.name(c) for c in select(g, arg, ctx)) or 'nothing'}")
+    return done
+
+
+@effect("kneel", card_selector(), "kneels the cards")
+def _kneel(g, e, arg, ctx):
+    return _kneel_or_stand(g, "kneel", arg, ctx)
+
+
+@effect("stand", card_selector(), "stands the cards")
+def _stand(g, e, arg, ctx):
+    return _kneel_or_stand(g, "stand", arg, ctx)
+
+
+@effect("claim_power", card_selector("house", "your_house"), "claims power (house: for your House card)",
+        keys={"amount": Int(minimum=1)})
+def _claim_power(g, e, arg, ctx):
+    n = int(e.get("amount", 1))
+    title = g.name(ctx.source)
+    if arg in ("house", "your_house"):
+        g.log(f"{ctx.player} claims {n} power for House with {title}")
+        g.claim_house_power(ctx.player, n)
+        return True
+    for cid in select(g, arg, ctx):
+        g.log(f"{g.name(cid)} claims {n} power ({title})")
+        g.add_card_power(cid, n)
+    return True
+
+
+POWER_FROM = card_selector("opponent_house", "your_house")
+
+
+def _power(g, name, e, arg, ctx):
+    n = int(arg if isinstance(arg, int) else e.get("amount", 1))
+    src = e.get("from", "opponent_house")
+    if src in ("opponent_house",):
+        holder = g.player(select(g, "opponent", ctx)[0]).house_card
+    elif src == "your_house":
+        holder = g.player(ctx.player).house_card
+    else:
+        found = select(g, src, ctx)
+        holder = found[0] if found else None
+    if holder is None:
+        return False
+    n = min(n, g.card(holder).power)
+    g.card(holder).power -= n
+    if name == "move_power":
+        dst = e.get("to", "your_house")
+        target = g.player(ctx.player).house_card if dst == "your_house" else (select(g, dst, ctx) or [None])[0]
+        if target is not None:
+            g.card(target).power += n
+    g.log(f"{g.name(ctx.source)}: {n} power {'moved' if name == 'move_power' else 'discarded'} from "
+          f"{g.name(holder)}")
+    g.check_victory()
+    return n > 0
+
+
+@effect("move_power", Int(minimum=1), "moves N power (moving is not claiming, ZON-08); from defaults to "
+        "opponent_house, to to your_house",
+        keys={"from": POWER_FROM, "to": card_selector("your_house")})
+def _move_power(g, e, arg, ctx):
+    return _power(g, "move_power", e, arg, ctx)
+
+
+@effect("discard_power", Int(minimum=1), "discards N power from a House card or a card",
+        keys={"from": POWER_FROM})
+def _discard_power(g, e, arg, ctx):
+    return _power(g, "discard_power", e, arg, ctx)
+
+
+@effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
+        "(DRW-03..05)", keys={"player": PLAYERS})
+def _draw(g, e, arg, ctx):
+    n = int(arg)
+    for who in select(g, e.get("player", "you"), ctx):
+        got = g.draw(who, n, by_effect=True)
+        g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
+    return True
+
+
+@effect("gain_gold", Int(minimum=1), "you gain N gold")
+def _gain_gold(g, e, arg, ctx):
+    g.player(ctx.player).gold += int(arg)
+    g.log(f"{ctx.player} gains {int(arg)} gold ({g.name(ctx.source)})")
+    return True
+
+
+def _describe_modify(e: dict) -> str:
+    parts = ["loses its text box"] if e.get("blank") else []
+    if e.get("become"):
+        parts.append(f"becomes a {e['become']}")
+    if e.get("strength"):
+        parts.append(f"{int(e['strength']):+d} STR")
+    for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
+                      ("remove_icons", "loses"), ("remove_keywords", "loses"), ("remove_traits", "loses")):
+        if e.get(key):
+            parts.append(f"{word} {', '.join(e[key])}")
+    return ", ".join(parts) or "is modified"
+
+
+@effect("modify", card_selector(), "a lasting effect (LST-01..05) until the end of the challenge, phase "
+        "(default) or round; net sum, STR floor 0. `blank: true`: the card loses its printed text box "
+        "(abilities, keywords, gold, influence and initiative icons; PLT-11, EFF-03/05; traits, challenge icons "
+        "and gained text stay; a blanked attachment whose text let it sit on another type of card goes back to "
+        "the default host, a character, so it is discarded at once, ATT-02, and the control it gave ends, "
+        "CTL-02). `become: character`: only a character for the duration (EFF-12): its power "
+        "counts while it is one (WIN-03), and killed it goes to the discard pile. `terminal: FILTER` (e.g. "
+        "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
+        "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`",
+        keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
+              "until": UNTIL})
+def _modify(g, e, arg, ctx):
+    until = e.get("until", "phase")
+    done = False
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        done = True
+        if e.get("strength"):
+            g.state.effects.append(Effect(cid, "strength", int(e["strength"]), until, ctx.source))
+        if e.get("blank"):
+            g.state.effects.append(Effect(cid, "blank", True, until, ctx.source))
+        if isinstance(e.get("terminal"), dict):
+            g.state.effects.append(Effect(cid, "terminal", dict(e["terminal"]), until, ctx.source))
+        if e.get("become") in ("character", "location", "attachment"):
+            g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
+        for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
+                          ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
+                          ("remove_traits", "trait-")):
+            for v in e.get(key, []) or []:
+                g.state.effects.append(Effect(cid, stat, v, until, ctx.source))
+        g.log(f"{g.name(ctx.source)}: {g.name(cid)} {_describe_modify(e)} until the end of the {until}")
+    return done
+
+
+@effect("save", card_selector(), "step 2: the card (usually trigger) is no longer removed by the effect being "
+        "resolved; the ability's own `then` still acts on the card it saved (`{save: self}` then "
+        "`{return_to_hand: self}`: Viserys Targaryen). From a terminal kill (MOR-09), a save that would not also "
+        "end the condition is not a legal save (refused, and not offered; tried on a copy of the state)")
+def _save(g, e, arg, ctx):
+    ev = ctx.event
+    done = False
+    for cid in select(g, arg or "trigger", ctx):
+        if ev is not None and cid in ev.victims:
+            ev.victims.remove(cid)
+            ev.data.setdefault("saved", []).append(cid)
+            ctx.own_saves.append(cid)
+            g.log(f"{g.name(cid)} is saved by {g.name(ctx.source)}")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "saved", "card": cid, "player": g.card(cid).controller})
+            done = True
+    return done
+
+
+@effect("cancel", TrueOnly(), "step 2: the effect being resolved is canceled (its costs stay paid); written "
+        "as the bare word", bare=True)
+def _cancel(g, e, arg, ctx):
+    ev = ctx.event
+    if ev is None:
+        return False
+    ev.cancelled = True
+    g.log(f"{g.name(ctx.source)} cancels {ev.name}")
+    return True
+
+
+@effect("discard_at_random", Int(minimum=1), "the player (default opponent) discards N cards at random from "
+        "hand", keys={"player": PLAYERS})
+def _discard_at_random(g, e, arg, ctx):
+    n = int(arg)
+    for who in select(g, e.get("player", "opponent"), ctx):
+        hand = g.player(who).hand
+        picks = g.state.rng.sample(hand, min(n, len(hand)))
+        for cid in picks:
+            g.move_to_pile(cid, "discard")
+        g.log(f"{who} discards {', '.join(g.name(c) for c in picks) or 'nothing'} at random "
+              f"({g.name(ctx.source)})")
+    return True
+
+
+@effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
+        "applies (C-08)")
+def _put_into_play(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if unique_problem(g, ctx.player, cid):
+            continue  # C-08: uniqueness still applies
+        g.put_in_play(cid, ctx.player)
+        g.log(f"{ctx.player} puts {g.name(cid)} into play ({g.name(ctx.source)})")
+        if g.state.window is not None:
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": ctx.player})
+        done = True
+    return done
+
+
+@effect("remove_from_challenge", card_selector(), "the cards stop participating")
+def _remove_from_challenge(g, e, arg, ctx):
+    ch = g.state.challenge
+    done = False
+    for cid in select(g, arg, ctx):
+        if ch is not None and cid in ch.attackers + ch.defenders:
+            (ch.attackers if cid in ch.attackers else ch.defenders).remove(cid)
+            g.log(f"{g.name(cid)} is removed from the challenge ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+def control_problem(g: Game, player: str, cid: int) -> str | None:
+    """Taking control of a card: not a unique you already have (UNQ-02), nor a character carrying a
+    unique attachment of which you have a copy in play (UNQ-04)."""
+    if g.defn(cid).unique and g.card(cid).controller != player:
+        for other in copies_in_play(g, g.name(cid)):
+            if other != cid and (g.card(other).owner == player or g.card(other).controller == player):
+                return f"{player} already has {g.name(cid)} in play (UNQ-02)"
+        if any(g.name(c) == g.name(cid) for c in g.player(player).dead):
+            return f"a copy of {g.name(cid)} is in {player}'s dead pile (UNQ-02)"
+    for aid in g.card(cid).attachments:
+        if g.defn(aid).unique:
+            for other in copies_in_play(g, g.name(aid)):
+                if other != aid and g.card(other).controller == player:
+                    return f"{g.name(cid)} carries {g.name(aid)}, and {player} has a copy in play (UNQ-04)"
+    return None
+
+
+@effect("take_control", card_selector(), "you take control of the cards (not a unique you already have, "
+        "UNQ-02/04)", steals=True)
+def _take_control(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
+            g.set_controller(cid, ctx.player)
+            g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+@effect("search", FilterSchema(), "the first matching card of your deck to hand, then shuffle (ZON-16)")
+def _search(g, e, arg, ctx):
+    f = dict(arg) if isinstance(arg, dict) else {}
+    deck = g.player(ctx.player).deck
+    found = [c for c in deck if matches(g, c, f, ctx)]
+    if found:
+        g.move_to_pile(found[0], "hand")
+        g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({g.name(ctx.source)})")
+    g.shuffle_deck(ctx.player)  # ZON-16
+    return bool(found)
+
+
+@effect("reduce", Int(minimum=1), "the next card you play this phase that matches `card` costs N gold less "
+        "(COS-07 d: after penalties; never below 0, COS-12); one card uses it up",
+        keys={"card": FilterSchema(), "until": UNTIL})
+def _reduce(g, e, arg, ctx):
+    g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
+                             "until": e.get("until", "phase"), "source": ctx.source})
+    g.log(f"{ctx.player}'s next matching card costs {int(arg)} less ({g.name(ctx.source)})")
+    return True
+
+
+@effect("set_destination", card_selector(), "changes where a moribund card will go, without removing it again "
+        "(MOR-03: Unorthodox Priest). A \"goes to X instead\" card is a passive on `killed`/`discarded` of itself "
+        "with this effect (Aeron Damphair) — see the note below",
+        keys={"to": Words(*DESTINATIONS)})
+def _set_destination(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):  # MOR-03: changes where a moribund card goes, no removal
+        c = g.card(cid)
+        if c.moribund is not None and e.get("to") in DESTINATIONS:
+            c.moribund = e["to"]
+            g.log(f"{g.name(cid)} will go to its owner's {e['to'].replace('_', ' ')} instead ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+@effect("enable", Int(minimum=1), "a delayed effect: this card's ability N (marked `granted: true`) becomes "
+        "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL})
+def _enable(g, e, arg, ctx):
+    g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
+                            "until": e.get("until", "phase")})
+    return True
+
+
+@effect("script", Words(form="NAME", source=lambda: sorted(scripted.SCRIPTS)),
+        "the escape hatch: a Python function in `engine/scripted.py`, each with its own test")
+def _script(g, e, arg, ctx):
+    return scripted.run(g, str(arg), ctx)
+
+
+EFFECTS = REGISTRY["effect"]
+
+
+def execute(g: Game, effects: tuple, ctx: Ctx) -> bool:
+    """Carry out effects in order; True if every one resolved successfully (for "then", COS-17)."""
+    ok = True
+    for e in effects:
+        ok = execute_one(g, e, ctx) and ok
+    g.discard_illegal_attachments()  # ATT-02: at once, not at step 6
+    return ok
+
+
+def execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
+    if isinstance(e, str):
+        return EFFECTS[e].impl(g, {}, None, ctx)
+    name = next(k for k in e if k in EFFECTS)
+    return EFFECTS[name].impl(g, e, e[name], ctx)
+
+
+def removes(e: Any) -> bool:
+    return isinstance(e, dict) and any(k in e for k in REMOVAL_WORD)
+
+
+def conflicting_removals(g: Game, effects: tuple, ctx: Ctx) -> dict[int, set[str]]:
+    """Cards that one resolution would remove in more than one way at the same moment (MOR-06)."""
+    found: dict[int, set[str]] = {}
+    saved = set(ctx.event.data.get("saved", [])) if ctx.event is not None else set()
+    for e in effects:
+        if not isinstance(e, dict):
+            continue
+        for name, word in REMOVAL_WORD.items():
+            if name in e:
+                for cid in select(g, e[name], ctx):
+                    c = g.card(cid)
+                    if c.zone in ("in_play", "attached") and c.moribund is None and cid not in saved:
+                        found.setdefault(cid, set()).add(word)
+    return {cid: ways for cid, ways in found.items() if len(ways) > 1}
+
+
+def victims_of(g: Game, ab, ctx: Ctx) -> tuple[list[int], str]:
+    """The cards an ability would kill or discard, known at initiation so they can be saved."""
+    out: list[int] = []
+    removal = "kill"
+    for e in ab.effect:
+        if isinstance(e, dict) and ("kill" in e or "discard" in e):
+            removal = "kill" if "kill" in e else "discard"
+            out += [c for c in select(g, e.get("kill", e.get("discard")), ctx)
+                    if g.card(c).zone in ("in_play", "attached") and g.card(c).moribund is None]
+    return out, removal

@@ -1,0 +1,89 @@
+"""Events: the opportunities (gates) a ``when`` can name, the fields their gates carry, and the
+modules that open them. ``tests/engine/test_vocabulary.py`` checks each event is opened where its
+entry says, and that no code opens an event missing here."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.abilities.filters import matches
+from engine.abilities.model import Ctx
+from engine.abilities.registry import REGISTRY, FilterSchema, Words, event
+from engine.state import CHALLENGE_TYPES, PHASES
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+CARD = FilterSchema(words=("self", "host"), form="FILTER | self | host")
+PLAYER = Words("you", "opponent")
+TYPE = Words(*CHALLENGE_TYPES, "any")
+AS = Words("attacker", "defender", "any")
+PHASE = Words(*PHASES, "any")
+SOURCE = Words("event", "character", "location", "attachment", "plot", "agenda", "house", "framework", "any")
+
+FLOW = "engine/flow.py"
+EFFECTS = "engine/abilities/effects.py"
+RUNTIME = "engine/abilities/runtime.py"
+MANUAL = "engine/manual.py"  # text played by hand (its tools open the gates the text would)
+
+for _name, _what in (("killed", "killed"), ("discarded", "discarded"), ("returned", "returned to hand or deck")):
+    event(_name, {"card": CARD, "player": PLAYER},
+          f"a card in play becomes moribund by being {_what} (card, its controller)",
+          opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()))
+event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
+      "controller)", opened_by=(EFFECTS, FLOW, MANUAL))
+event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,))
+event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
+      opened_by=(FLOW, EFFECTS, MANUAL))
+event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL))
+event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
+      "attacker)", opened_by=(FLOW,))
+event("defenders_declared", {"type": TYPE, "player": PLAYER}, "the framework declares defenders (type, the "
+      "defender)", opened_by=(FLOW,))
+event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's winner is determined (the "
+      "winner, type, as attacker or defender)", opened_by=(FLOW,))
+event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
+      "loser, type, as attacker or defender)", opened_by=(FLOW,))
+event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
+      opened_by=(FLOW,))
+event("plot_revealed", {"card": CARD, "player": PLAYER}, "a plot is revealed (\"When revealed:\" is `card: "
+      "self`)", opened_by=(FLOW,))
+event("saved", {"card": CARD, "player": PLAYER}, "a card was saved (card, its controller)",
+      opened_by=(FLOW, EFFECTS, MANUAL))
+event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,))
+event("phase_ends", {"phase": PHASE}, "a phase ends (framework; phase)", opened_by=(FLOW,))
+event("would_be_killed", {"card": CARD}, "step 2 only: a card the resolving effect would kill (card) — for saves",
+      opened_by=(RUNTIME,), step="save_cancel")
+event("would_be_discarded", {"card": CARD}, "step 2 only: a card the resolving effect would discard (card) — for "
+      "saves", opened_by=(RUNTIME,), step="save_cancel")
+event("would_leave_play", {"card": CARD}, "step 2 only: a card the resolving effect would kill or discard (card) "
+      "— for saves", opened_by=(RUNTIME,), step="save_cancel")
+event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER}, "step 2 only: the effect being resolved "
+      "(source: its class; card; player) — for cancels", opened_by=(RUNTIME,), step="save_cancel")
+
+EVENTS = REGISTRY["event"]
+
+
+def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
+    if when.get("event") != gate.get("event"):
+        return False
+    if "card" in when:
+        card = gate.get("card")
+        if card is None:
+            return False
+        spec = when["card"]
+        if spec == "self":
+            if card != ctx.source:
+                return False
+        elif spec == "host":
+            if card != g.card(ctx.source).attached_to:
+                return False
+        elif not matches(g, card, spec, ctx):
+            return False
+    if "player" in when:
+        who = gate.get("player")
+        if when["player"] == "you" and who != ctx.player or when["player"] == "opponent" and who == ctx.player:
+            return False
+    for key in ("type", "as", "phase", "source"):
+        if key in when and when[key] not in ("any", gate.get(key)):
+            return False
+    return True

@@ -1,0 +1,223 @@
+"""Filter keys: which cards a ``choose``, ``{all: ...}``, ``when: {card: ...}`` or condition means.
+
+Each key is one ``@filter_key`` entry: its value schema, its doc line and its test
+``fn(g, cid, want, ctx) -> bool``. A filter matches when every key's test passes.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cards.model import HOUSES, ICONS, TYPES
+from engine.abilities.model import Ctx
+from engine.abilities.registry import (REGISTRY, Bool, Int, Keyword, OneOrList, Text, TrueOnly, Words,
+                                       filter_key)
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
+                "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
+                "house": "house cards"}
+WHO = Words("you", "opponent", "loser")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player")."""
+
+
+def _listed(want) -> list:
+    return want if isinstance(want, list) else [want]
+
+
+def challenge_loser(g: Game) -> str | None:
+    """The player who lost the current (or last) challenge; None while nobody has won it."""
+    ch = g.state.challenge
+    if ch is None or ch.winner is None:
+        return None
+    return ch.defender if ch.winner == ch.attacker else ch.attacker
+
+
+def in_challenge(g: Game, cid: int) -> str | None:
+    ch = g.state.challenge
+    if ch is None or ch.resolved and ch.ended or ch.ended:
+        return None
+    if cid in ch.attackers:
+        return "attacking"
+    if cid in ch.defenders:
+        return "defending"
+    return None
+
+
+@filter_key("type", OneOrList(Words(*TYPES)), "the card's current type (one, or any of a list)")
+def _type(g, cid, want, ctx):
+    return g.card_type(cid) in _listed(want)
+
+
+@filter_key("trait", OneOrList(Text("TRAIT")), "has the trait (any of a list), printed or gained")
+def _trait(g, cid, want, ctx):
+    return any(t in g.traits(cid) for t in _listed(want))
+
+
+@filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House")
+def _house(g, cid, want, ctx):
+    d = g.defn(cid)
+    return any(h in d.house or (h == "neutral" and not d.house) for h in _listed(want))
+
+
+@filter_key("unique", Bool(), "unique or not")
+def _unique(g, cid, want, ctx):
+    return g.defn(cid).unique == want
+
+
+def _who(g, who, want, ctx):
+    if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
+        return False
+    return not (want == "loser" and who != challenge_loser(g))
+
+
+@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
+                               "challenge")
+def _controller(g, cid, want, ctx):
+    return _who(g, g.card(cid).controller, want, ctx)
+
+
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge")
+def _owner(g, cid, want, ctx):
+    return _who(g, g.card(cid).owner, want, ctx)
+
+
+@filter_key("participating", Bool(), "attacking or defending in the current challenge")
+def _participating(g, cid, want, ctx):
+    return bool(in_challenge(g, cid)) == want
+
+
+@filter_key("attacking", Bool(), "attacking in the current challenge")
+def _attacking(g, cid, want, ctx):
+    return (in_challenge(g, cid) == "attacking") == want
+
+
+@filter_key("defending", Bool(), "defending in the current challenge")
+def _defending(g, cid, want, ctx):
+    return (in_challenge(g, cid) == "defending") == want
+
+
+@filter_key("kneeling", Bool(), "kneeling")
+def _kneeling(g, cid, want, ctx):
+    return g.card(cid).kneeling == want
+
+
+@filter_key("standing", Bool(), "standing")
+def _standing(g, cid, want, ctx):
+    return g.card(cid).kneeling != want
+
+
+@filter_key("not_self", TrueOnly(), "any card but this one")
+def _not_self(g, cid, want, ctx):
+    return not (want and cid == ctx.source)
+
+
+@filter_key("self", TrueOnly(), "this card only")
+def _self(g, cid, want, ctx):
+    return not (want and cid != ctx.source)
+
+
+@filter_key("host", TrueOnly(), "the card this attachment is on")
+def _host(g, cid, want, ctx):
+    return not (want and cid != g.card(ctx.source).attached_to)
+
+
+@filter_key("cost_max", Int(), "printed cost N or less")
+def _cost_max(g, cid, want, ctx):
+    return (g.defn(cid).cost or 0) <= want
+
+
+@filter_key("cost_min", Int(), "printed cost N or more")
+def _cost_min(g, cid, want, ctx):
+    return (g.defn(cid).cost or 0) >= want
+
+
+@filter_key("strength_max", Int(minimum=None), "current STR N or less")
+def _strength_max(g, cid, want, ctx):
+    return g.strength(cid) <= want
+
+
+@filter_key("strength_min", Int(minimum=None), "current STR N or more")
+def _strength_min(g, cid, want, ctx):
+    return g.strength(cid) >= want
+
+
+@filter_key("icon", Words(*ICONS), "has the challenge icon now")
+def _icon(g, cid, want, ctx):
+    return want in g.icons(cid)
+
+
+@filter_key("keyword", Keyword(), "has the keyword now (e.g. stealth, immune to events)")
+def _keyword(g, cid, want, ctx):
+    return want in g.keywords(cid)
+
+
+@filter_key("name", Text("TITLE"), "the card's title")
+def _name(g, cid, want, ctx):
+    return g.defn(cid).name == want
+
+
+@filter_key("moribund", Bool(), "leaving play in this window (MOR-01)")
+def _moribund(g, cid, want, ctx):
+    return (g.card(cid).moribund is not None) == want
+
+
+@filter_key("has_attachments", Bool(), "has at least one attachment")
+def _has_attachments(g, cid, want, ctx):
+    return bool(g.card(cid).attachments) == want
+
+
+@filter_key("influence_min", Int(), "printed influence N or more")
+def _influence_min(g, cid, want, ctx):
+    return g.defn(cid).influence >= want
+
+
+FILTERS = REGISTRY["filter"]
+
+
+def matches(g: Game, cid: int, f: dict, ctx: Ctx) -> bool:
+    """True when card ``cid`` passes every key of filter ``f`` (extras such as ``count`` and ``from``
+    are not tests)."""
+    for key, want in f.items():
+        word = FILTERS.get(key)
+        if word is not None and not word.impl(g, cid, want, ctx):
+            return False
+    return True
+
+
+def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
+    """IMM-01/05: a card is immune to effects of the types it names, never to its own.
+    "Triggered effects" are actions and responses, not passives or constants (EFF-01)."""
+    if cid == source:
+        return False
+    imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
+    if not imm:
+        return False
+    cls = SOURCE_CLASS.get(g.card_type(source), "")
+    covered = {cls, f"{g.card_type(source)} effects", "card effects", "all"}  # "location effects" too
+    if kind in (None, "action", "response"):
+        covered.add("triggered effects")
+    if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
+        covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
+    return bool(imm & covered)
+
+
+def cards_in_play(g: Game) -> list[int]:
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            if not g.card(cid).facedown:
+                out.append(cid)
+                out.extend(g.card(cid).attachments)
+    return out
+
+
+def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
+    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
+    where = f.get("from", "in_play")
+    if where == "in_play":
+        pool = cards_in_play(g)
+    else:
+        pool = list(g.player(ctx.player).pile(where))
+    return [c for c in pool if matches(g, c, f, ctx)]

@@ -1,0 +1,73 @@
+"""What the parser makes of a card's ability data, and what the words refer to at run time."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.abilities.registry import REGISTRY
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One parsed ability of a card (COS-16: each paragraph is its own ability)."""
+
+    index: int
+    kind: str
+    phase: str | None = None
+    when: dict | None = None
+    condition: dict | None = None
+    limit: tuple[int, str] | None = None
+    cost: dict = field(default_factory=dict)
+    choose: dict | None = None
+    effect: tuple = ()
+    then: tuple = ()
+    modify: dict | None = None
+    attach_to: dict | None = None
+    """An attachment restriction ("Lord or Lady only", ATT-01/02): the host must match."""
+    text: str = ""
+    prohibit: dict | None = None
+    """A player restriction (GEN-01, ZON-08): {what: claim_house_power | challenges, max: N,
+    player: you | opponent | each}."""
+    terminal: dict | None = None
+    """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
+    control_host: bool = False
+    """An attachment whose controller controls the attached character while attached (CTL-02)."""
+    from_hand: bool = False
+    """Used while the card is in its owner's hand ("put this card into play from your hand")."""
+    granted: bool = False
+    """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
+    cannot_be_canceled: bool = False
+    cannot_be_saved: bool = False
+
+    @property
+    def is_save_or_cancel(self) -> bool:
+        """TIM-06: responses that save or cancel are played in step 2, not step 5."""
+        return any(_effect_name(e) in ("save", "cancel") for e in self.effect)
+
+    @property
+    def scripted(self) -> bool:
+        return any(_effect_name(e) == "script" for e in self.effect + self.then)
+
+
+def _effect_name(e: Any) -> str:
+    """The effect word of one effect entry (``cancel`` or ``{kill: target}``), or ``?``."""
+    if isinstance(e, str):
+        return e
+    effects = REGISTRY["effect"]
+    return next((k for k in e if k in effects), "?")
+
+
+@dataclass
+class Ctx:
+    """What an ability's words refer to while it is checked or resolved."""
+
+    source: int
+    player: str
+    ability: Ability | None = None
+    targets: list = field(default_factory=list)
+    gate: dict | None = None
+    event: Any = None
+    destinations: dict = field(default_factory=dict)
+    """MOR-06: where the first player chose to send a card removed in several ways at once."""
+    own_saves: list = field(default_factory=list)
+    """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""

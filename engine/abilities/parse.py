@@ -1,0 +1,262 @@
+"""Parsing and checking a card's ability data against the vocabulary (docs/abilities.md).
+
+Every key, value and word is checked against the registry (``engine.abilities.registry``);
+an error is a ``DataError`` with the file and line of the offending value (when the data
+came from YAML) and a hint naming the valid words. Nothing in the data is code.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.abilities import conditions, costs, effects, events, filters, selectors  # noqa: F401 - the words
+from engine.abilities.effects import MODIFIERS
+from engine.abilities.model import Ability
+from engine.abilities.registry import (FROM, REGISTRY, Bool, FilterSchema, Int, Mapping, Nested, Text,
+                                       TrueOnly, Where, Words, card_selector)
+
+KINDS = ("action", "response", "passive", "constant")
+LABELS = ("any", "plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
+PERIODS = ("challenge", "phase", "round", "game")
+PROHIBITIONS = ("claim_house_power", "challenges")
+
+CHOOSE = FilterSchema({"count": Int(minimum=1), "up_to": TrueOnly(), "from": FROM},
+                      form="{FILTER..., count: N, up_to: true, from: hand | discard | dead | deck}")
+PLAYER_CHOICES = ("opponent", "any")
+"""``choose: {player: opponent}``: the target is a player (an opponent, or any player)."""
+PLAYER_CHOICE = Mapping({"player": Words(*PLAYER_CHOICES), "count": Int(minimum=1)}, required=("player",),
+                        what="a player target")
+LIMIT = Mapping({"times": Int(minimum=1), "per": Words(*PERIODS)}, required=("per",), what="limit")
+PROHIBIT = Mapping({"what": Words(*PROHIBITIONS), "max": Int(), "player": Words("you", "opponent", "each")},
+                   required=("what",), what="prohibit")
+CONSTANT_MODIFY = Mapping({"target": card_selector(), "gain": Nested(), "gold_penalty": Int(minimum=None),
+                           **MODIFIERS}, what="modify")
+
+ABILITY_KEYS = {
+    "kind": "action | response | passive | constant",
+    "phase": "an action's label: " + " | ".join(LABELS) + " (any: \"Any Phase:\")",
+    "when": "a response's or passive's opportunity: {event: EVENT, ...the event's fields}",
+    "if": "a play restriction (COS-13): conditions",
+    "while": "a constant's condition: conditions",
+    "limit": "{times: N, per: " + " | ".join(PERIODS) + "}",
+    "cost": "costs, paid in step 1e",
+    "choose": "the target (COS-14): a filter with count, up_to, from",
+    "effect": "a list of effects",
+    "then": "effects carried out only if every effect above resolved (COS-17)",
+    "modify": "a constant's modifiers: {target: SEL, ...}",
+    "attach_to": "an attachment restriction (ATT-01): a filter the host must match",
+    "prohibit": "a player restriction (GEN-01): {what, max, player}",
+    "control_host": "true: the attachment's controller controls the host (CTL-02)",
+    "terminal": "a constant terminal condition (MOR-09): a filter",
+    "text": "our own words, for the log and the table",
+    "cannot_be_canceled": "true | false",
+    "cannot_be_saved": "true | false",
+    "from_hand": "true: used while in its owner's hand",
+    "granted": "true: usable only while enabled by the card's own {enable: N}",
+}
+_TRIGGERED = ("action", "response", "passive")
+_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "while")
+_NOT_CONSTANT = ("phase", "when", "limit", "cost", "choose", "effect", "then", "from_hand", "granted",
+                 "cannot_be_canceled", "cannot_be_saved")
+
+
+def _names(category: str) -> str:
+    return ", ".join(REGISTRY[category])
+
+
+def _check_when(when: Any, kind: str, where: Where) -> None:
+    if not isinstance(when, dict) or "event" not in when:
+        raise where.error(f"a {kind} needs 'when: {{event: ...}}'", f"events are {_names('event')}")
+    where = where.inside(when)
+    ev = when["event"]
+    word = REGISTRY["event"].get(ev) if isinstance(ev, str) else None
+    if word is None:
+        raise where.at("event", when, "event").error(f"unknown event {ev!r}", f"events are {_names('event')}")
+    for k, v in when.items():
+        if k == "event":
+            continue
+        if k not in word.keys:
+            fields = ", ".join(word.keys) or "nothing"
+            raise where.at(str(k), when, k).error(f"the {ev} event has no {k!r}", f"its gates carry {fields}")
+        word.keys[k].check(v, where.at(str(k), when, k))
+
+
+def _check_condition(cond: Any, where: Where) -> None:
+    if not isinstance(cond, dict) or not cond:
+        raise where.error(f"a condition is a mapping of condition words, not {cond!r}",
+                          f"conditions are {_names('condition')}")
+    where = where.inside(cond)
+    for k, v in cond.items():
+        word = REGISTRY["condition"].get(k)
+        if word is None:
+            raise where.at(str(k), cond, k).error(f"unknown condition {k!r}", f"conditions are {_names('condition')}")
+        word.value.check(v, where.at(str(k), cond, k))
+
+
+def _check_cost(cost: Any, where: Where) -> None:
+    if not isinstance(cost, dict):
+        raise where.error(f"a cost is a mapping of cost words, not {cost!r}", f"costs are {_names('cost')}")
+    where = where.inside(cost)
+    for k, v in cost.items():
+        word = REGISTRY["cost"].get(k)
+        if word is None:
+            raise where.at(str(k), cost, k).error(f"unknown cost {k!r}", f"cost keys are {_names('cost')}")
+        word.value.check(v, where.at(str(k), cost, k))
+
+
+def _check_effect(e: Any, where: Where) -> str:
+    words = REGISTRY["effect"]
+    hint = f"effects are {_names('effect')}"
+    if isinstance(e, str):
+        if e in words and words[e].extra.get("bare"):
+            return e
+        if e in words:
+            raise where.error(f"the effect {e!r} needs a value", f"write {{{e}: ...}}")
+        raise where.error(f"unknown effect {e!r}", hint)
+    if not isinstance(e, dict):
+        raise where.error(f"unknown effect {e!r}", hint)
+    where = where.inside(e)
+    found = [k for k in e if k in words]
+    if not found:
+        raise where.error(f"unknown effect {e!r}", hint)
+    if len(found) > 1:
+        raise where.error(f"one effect per entry, not {' and '.join(found)}", "write them as two list items")
+    name = found[0]
+    word = words[name]
+    word.value.check(e[name], where.at(name, e, name))
+    for k, v in e.items():
+        if k == name:
+            continue
+        if k not in word.keys:
+            takes = ", ".join(word.keys) or "no other key"
+            raise where.at(str(k), e, k).error(f"unknown key {k!r} in {name}", f"{name} takes {takes}")
+        word.keys[k].check(v, where.at(str(k), e, k))
+    return name
+
+
+def _uses_target(e: Any) -> bool:
+    return isinstance(e, dict) and any(v in ("target", "targets") for k, v in e.items())
+
+
+def _parse_one(a: Any, i: int, where: Where) -> Ability:
+    if not isinstance(a, dict):
+        raise where.error("each ability is a mapping")
+    where = where.inside(a)
+    for k in a:
+        if k not in ABILITY_KEYS:
+            raise where.at(str(k), a, k).error(f"unknown key {k!r}", f"an ability takes {', '.join(ABILITY_KEYS)}")
+    kind = a.get("kind")
+    if kind not in KINDS:
+        raise where.at("kind", a, "kind").error(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    misplaced = [k for k in (_NOT_CONSTANT if kind == "constant" else _CONSTANT_ONLY) if k in a]
+    if misplaced:
+        k = misplaced[0]
+        raise where.at(k, a, k).error(
+            f"a {kind} ability takes no {k!r}",
+            "constants take modify, attach_to, prohibit, control_host, terminal, if and while" if kind == "constant"
+            else "modify, attach_to, prohibit, control_host, terminal and while are for constants")
+    phase = a.get("phase")
+    if kind == "action":
+        if phase is None:
+            raise where.at("phase", a, "phase").error("an action needs its phase label (phase: any for Any Phase)")
+        Words(*LABELS).check(phase, where.at("phase", a, "phase"))
+    elif phase is not None:
+        raise where.at("phase", a, "phase").error(f"a {kind} takes no phase label",
+                                                  "name the phase in 'when' or 'if: {phase: ...}'")
+    when = a.get("when")
+    if kind in ("response", "passive"):
+        _check_when(when, kind, where.at("when", a, "when"))
+    elif when is not None:
+        raise where.at("when", a, "when").error(f"a {kind} takes no 'when'", "responses and passives do")
+    if "if" in a and "while" in a:
+        raise where.at("while", a, "while").error("give 'if' or 'while', not both")
+    cond_key = "if" if "if" in a else "while"
+    condition = a.get(cond_key)
+    if condition is not None:
+        _check_condition(condition, where.at(cond_key, a, cond_key))
+    limit = a.get("limit")
+    if limit is not None:
+        LIMIT.check(limit, where.at("limit", a, "limit"))
+        limit = (limit.get("times", 1), limit["per"])
+    cost = a.get("cost") or {}
+    if "cost" in a:
+        _check_cost(a["cost"], where.at("cost", a, "cost"))
+    choose = a.get("choose")
+    if isinstance(choose, dict) and "player" in choose:
+        PLAYER_CHOICE.check(choose, where.at("choose", a, "choose"))
+        choose = dict(choose)
+    elif choose is not None:
+        CHOOSE.check(choose, where.at("choose", a, "choose"))
+        choose = dict(choose)
+    seqs = []
+    for key in ("effect", "then"):
+        seq = a.get(key)
+        if seq is None:
+            seqs.append(())
+            continue
+        w = where.at(key, a, key)
+        items = seq if isinstance(seq, list) else [seq]
+        for j, e in enumerate(items):
+            _check_effect(e, w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep=""))
+            if _uses_target(e) and choose is None:
+                raise w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep="").error(
+                    "the effect acts on 'target', but the ability chooses none", "add 'choose: FILTER'")
+        seqs.append(tuple(items))
+    if kind in _TRIGGERED and not seqs[0]:
+        raise where.at("effect", a, "effect").error(f"a {kind} needs an effect")
+    if seqs[1] and not seqs[0]:
+        raise where.at("then", a, "then").error("'then' follows an effect")
+    for key in ("text",):
+        if key in a:
+            Text().check(a[key], where.at(key, a, key))
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted"):
+        if key in a:
+            Bool().check(a[key], where.at(key, a, key))
+    modify = a.get("modify")
+    if modify is not None:
+        CONSTANT_MODIFY.check(modify, where.at("modify", a, "modify"))
+    attach_to = a.get("attach_to")
+    if attach_to is not None:
+        FilterSchema().check(attach_to, where.at("attach_to", a, "attach_to"))
+        attach_to = dict(attach_to)
+    prohibit = a.get("prohibit")
+    if prohibit is not None:
+        PROHIBIT.check(prohibit, where.at("prohibit", a, "prohibit"))
+    if "control_host" in a:
+        TrueOnly().check(a["control_host"], where.at("control_host", a, "control_host"))
+    control_host = bool(a.get("control_host"))
+    terminal = a.get("terminal")
+    if terminal is not None:
+        FilterSchema().check(terminal, where.at("terminal", a, "terminal"))
+        terminal = dict(terminal)
+    if kind == "constant" and modify is None and attach_to is None and prohibit is None \
+            and not control_host and terminal is None:
+        raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
+                          "'prohibit: {...}', 'control_host: true' or 'terminal: FILTER'")
+    return Ability(index=i, kind=kind, phase=phase, when=when, condition=condition or None,
+                   limit=limit, cost=dict(cost), choose=choose, effect=seqs[0], then=seqs[1],
+                   modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
+                   granted=bool(a.get("granted")), from_hand=bool(a.get("from_hand")),
+                   prohibit=prohibit, control_host=control_host, terminal=terminal,
+                   cannot_be_canceled=bool(a.get("cannot_be_canceled")),
+                   cannot_be_saved=bool(a.get("cannot_be_saved")))
+
+
+def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
+    """Parse and check a card's raw ability data; errors are DataErrors naming the file, line and field.
+
+    ``source`` is the card's ``file:line``; abilities read from YAML (``cards.yamlio``) carry their own
+    lines, which win."""
+    base = source if isinstance(source, Where) else Where.of_source(source)
+    if not isinstance(raw, (tuple, list)):
+        raise base.error("abilities must be a list of abilities")
+    return [_parse_one(a, i, base.at(f"[{i}]", raw, i - 1)) for i, a in enumerate(raw, start=1)]
+
+
+def _parse_nested(raw: tuple, where: Where) -> list[Ability]:
+    out = []
+    for i, a in enumerate(raw, start=1):
+        out.append(_parse_one(a, i, where.at(f"[{i}]")))
+    return out
+
+
+Nested.parse = staticmethod(_parse_nested)

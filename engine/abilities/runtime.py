@@ -1,0 +1,302 @@
+"""Triggered abilities at run time: who may trigger what now, and whether an answer is legal.
+
+The timing (which step of which window) lives in ``engine.flow``; this module
+answers the questions the steps ask: which actions, saves, cancels, responses
+and passives are available; is this trigger legal (restrictions, limits,
+costs, targets: COS-07 a-f). Paying is ``engine.abilities.costs``, resolving
+``engine.abilities.effects``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.abilities.costs import (influence_problem, kneel_cost_problem, payment, restriction_problem,
+                                    split_pay)
+from engine.abilities.effects import control_problem
+from engine.abilities.effects import removes as _removes
+from engine.abilities.conditions import condition_holds
+from engine.abilities.events import gate_matches
+from engine.abilities.filters import candidates, immune_to
+from engine.abilities.model import Ability, Ctx, _effect_name
+from engine.abilities.sources import abilities, ability_sources, usable_here
+from engine.decisions import Refused
+from engine.uniqueness import entry_problem
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, ctx: Ctx) -> str | None:
+    if ab.choose is None:
+        return "this ability chooses no target" if targets else None
+    count = ab.choose.get("count", 1)
+    legal = legal_targets(g, cid, ab, ctx)
+    if not legal:
+        return no_target_problem(g, cid, ab, ctx)
+    if len(targets) != min(count, len(legal)) and not (ab.choose.get("up_to") and 0 < len(targets) <= count):
+        return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''}"
+    if len(set(targets)) != len(targets):
+        return "each target is chosen once"
+    for t in targets:
+        if t not in legal:
+            label = g.name(t) if t in g.state.cards else t
+            why = _entry_problem(g, ab, ctx, t) if t in g.state.cards else None
+            return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "")
+    return None
+
+
+def no_target_problem(g: Game, cid: int, ab: Ability, ctx: Ctx) -> str:
+    """COS-14, with the uniqueness reason when that is what leaves no target (UNQ-02)."""
+    whys = [] if "player" in ab.choose else \
+        [w for t in candidates(g, ab.choose, ctx) for w in [_entry_problem(g, ab, ctx, t)] if w]
+    return f"{g.name(cid)} has no legal target (COS-14)" + (f": {whys[0]}" if whys else "")
+
+
+def _entry_problem(g: Game, ab: Ability, ctx: Ctx, t: int) -> str | None:
+    """A chosen card that the ability would put into play must be able to enter play (UNQ-02, C-08)."""
+    if not any(isinstance(e, dict) and e.get("put_into_play") in ("target", "targets") for e in ab.effect):
+        return None
+    return entry_problem(g, ctx.player, t)
+
+
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
+    if ab.choose is None:
+        return []
+    if "player" in ab.choose:  # a player target: immunity never applies to players (IMM-02)
+        names = g.opponents(ctx.player) if ab.choose["player"] == "opponent" else \
+            g.state.clockwise_from(ctx.player)
+        return [n for n in names if not g.player(n).eliminated]
+    removes = any(_removes(e) for e in ab.effect)
+    steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
+    out = []
+    for t in candidates(g, ab.choose, ctx):
+        if immune_to(g, t, cid, ab.kind):
+            continue  # IMM-03
+        if removes and g.card(t).moribund is not None:
+            continue  # MOR-03
+        if steals and control_problem(g, ctx.player, t):
+            continue  # UNQ-02, UNQ-04
+        if _entry_problem(g, ab, ctx, t):
+            continue  # UNQ-02, C-08: it could not enter play
+        out.append(t)
+    return out
+
+
+@dataclass
+class Opportunity:
+    card: int
+    ability: Ability
+    gate: dict | None = None
+    gate_index: int | None = None
+    targets: list = field(default_factory=list)
+
+
+def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opportunity]:
+    """Abilities ``player`` could trigger in this step (``action``, ``save_cancel``, ``response``),
+    costs and restrictions considered; targets are checked when an answer comes."""
+    out: list[Opportunity] = []
+    window = g.state.window
+    for cid in ability_sources(g, player):
+        for ab in abilities(g, cid):
+            if not usable_here(g, player, cid, ab):
+                continue
+            if step == "action" and ab.kind != "action":
+                continue
+            if step in ("save_cancel", "response") and ab.kind != "response":
+                continue
+            if step == "save_cancel" and not ab.is_save_or_cancel or step == "response" and ab.is_save_or_cancel:
+                continue
+            ctx = Ctx(cid, player, ab, event=event)
+            gates: list[tuple[int | None, dict | None]] = [(None, None)]
+            if step == "response":
+                gates = [(i, gt) for i, gt in enumerate(window.gates) if gate_matches(g, ab.when, gt, ctx)
+                         and f"{cid}:{ab.index}:{i}" not in window.used] if window else []
+            elif step == "save_cancel":
+                gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+            for i, gt in gates:
+                ctx.gate = gt
+                if restriction_problem(g, player, cid, ab, ctx) is None:
+                    if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+                        continue
+                    out.append(Opportunity(cid, ab, gt, i))
+                    break
+    return out
+
+
+def save_cancel_gates(g: Game, event: Any) -> list[dict]:
+    """What a save or cancel can answer in step 2 of ``event``: the cards it would remove, and itself."""
+    if event is None:
+        return []
+    out = []
+    removal = event.data.get("removal", "kill")
+    for v in ([] if event.data.get("cannot_be_saved") else event.victims):  # GEN-04
+        if g.card(v).moribund is None:
+            if removal == "kill":
+                out.append({"event": "would_be_killed", "card": v})
+            else:
+                out.append({"event": "would_be_discarded", "card": v})
+            out.append({"event": "would_leave_play", "card": v})
+    if not event.data.get("cannot_be_canceled"):
+        out.append({"event": "cancelable", "source": event.data.get("source_class", "framework"),
+                    "card": event.data.get("source"), "player": event.data.get("player")})
+    return out
+
+
+def _checked_costs(g: Game, player: str, o: Opportunity, answer: dict, event: Any) -> dict:
+    """Costs of a save checked like any trigger (nothing to add to the answer)."""
+    pay = list(answer.get("pay") or [])
+    ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
+    kneel_pay, influence_pay = split_pay(o.ability, pay)
+    for problem in (restriction_problem(g, player, o.card, o.ability, ctx, influence=False),
+                    kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
+                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay)):
+        if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+            g.warn(player, problem)
+        elif problem:
+            raise Refused(problem)
+    return {}
+
+
+def save_gate(g: Game, player: str, answer: dict, event: Any) -> dict | None:
+    """The step-2 opportunity a save or cancel answers: for a save, the card named in ``targets``
+    (or the first card the event would remove that the ability may save)."""
+    cid = answer.get("trigger")
+    if event is None or cid not in g.state.cards:
+        return None
+    n = answer.get("ability", 1)
+    abs_ = abilities(g, cid)
+    if not isinstance(n, int) or not 1 <= n <= len(abs_):
+        return None
+    ab = abs_[n - 1]
+    ctx = Ctx(cid, player, ab, event=event)
+    gates = [gt for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+    wanted = list(answer.get("targets") or [])
+    if wanted and ab.choose is None:
+        gates = [gt for gt in gates if gt.get("card") == wanted[0]] or [None]
+    return gates[0] if gates else None
+
+
+def options(g: Game, player: str, *, step: str, event: Any = None, cap: int = 8) -> list[dict]:
+    """Complete legal answers for what ``player`` can trigger now: targets and payment filled in
+    (one answer per target, up to ``cap`` per ability), for the table and computer players."""
+    out: list[dict] = []
+    for o in available(g, player, step=step, event=event):
+        ab = o.ability
+        ctx = Ctx(o.card, player, ab, gate=o.gate, event=event)
+        pay = payment(g, player, o.card, ab, ctx)
+        if pay is None:
+            continue
+        base = {"trigger": o.card, "ability": ab.index, "targets": [], "pay": pay, "x": 0}
+        if ab.choose is not None:
+            legal = legal_targets(g, o.card, ab, ctx)
+            count = min(ab.choose.get("count", 1), len(legal))
+            picks = [[t] for t in legal[:cap]] if count == 1 else [legal[:count]]
+            out.extend(dict(base, targets=p) for p in picks)
+        elif step == "save_cancel" and any(isinstance(e, dict) and e.get("save") in ("trigger", None)
+                                           for e in ab.effect):
+            cards = [gt["card"] for gt in save_cancel_gates(g, event)
+                     if gt.get("card") is not None and gt["event"] != "cancelable"
+                     and gate_matches(g, ab.when, gt, ctx)]
+            out.extend(dict(base, targets=[c]) for c in dict.fromkeys(cards))
+        else:
+            out.append(base)
+    return out
+
+
+SOFT_PROBLEMS = ("gold:", "influence:")
+"""Problems advise mode turns into warnings: paying too little, as at a real table."""
+
+
+def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -> Opportunity:
+    """The opportunity an answer names, or Refused with the reason it is not one now."""
+    cid = answer.get("trigger")
+    if cid not in g.state.cards:
+        raise Refused(f"there is no card {cid!r}")
+    n = answer.get("ability", 1)
+    abs_ = abilities(g, cid)
+    if not abs_:
+        raise Refused(f"{g.name(cid)} has no ability that can be triggered")
+    if not isinstance(n, int) or not 1 <= n <= len(abs_):
+        raise Refused(f"{g.name(cid)} has {len(abs_)} abilit{'y' if len(abs_) == 1 else 'ies'}; ability {n} "
+                      f"does not exist")
+    ab = abs_[n - 1]
+    if cid not in ability_sources(g, player):
+        raise Refused(f"{player} cannot use {g.name(cid)}: it is not a card {player} controls in play or holds")
+    kind_word = {"action": "an action", "response": "a response", "passive": "a passive ability (it triggers "
+                 "by itself)", "constant": "a constant ability"}[ab.kind]
+    if not usable_here(g, player, cid, ab):
+        raise Refused(f"{g.name(cid)}'s ability {n} cannot be used now: "
+                      + ("it works only after the card's own effect enables it" if ab.granted else
+                         "an event is played from hand; other cards' abilities work in play"))
+    if step == "action" and ab.kind != "action":
+        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not an action (TIM-13)")
+    if step in ("save_cancel", "response") and ab.kind != "response":
+        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not a response")
+    if step == "save_cancel" and not ab.is_save_or_cancel:
+        raise Refused(f"{g.name(cid)} is not a save or cancel; normal responses come in step 5 (TIM-06)")
+    if step == "response" and ab.is_save_or_cancel:
+        raise Refused(f"{g.name(cid)} saves or cancels: it is played in step 2, right after what it answers")
+    for o in available(g, player, step=step, event=event):
+        if o.card == cid and o.ability.index == n:
+            return o
+    ctx = Ctx(cid, player, ab, event=event)
+    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False)
+    if problem is None and ab.cost.get("influence"):
+        problem = influence_problem(g, player, ab.cost["influence"], list(answer.get("pay") or []))
+    if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+        return Opportunity(cid, ab, None, None)
+    if problem:
+        raise Refused(problem)
+    if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+        raise Refused(no_target_problem(g, cid, ab, ctx))
+    if event is not None and event.data.get("cannot_be_saved") and any(
+            _effect_name(e) == "save" for e in ab.effect):
+        raise Refused(f"{g.name(cid)}: what {event.name} removes cannot be saved (GEN-04)")
+    raise Refused(f"{g.name(cid)}: its opportunity has not arisen in this window (TIM-13)")
+
+
+def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -> dict:
+    """Validate a trigger answer completely (COS-07 a-f) without changing anything."""
+    o = find_opportunity(g, player, answer, step=step, event=event)
+    targets = list(answer.get("targets") or [])
+    if step == "save_cancel" and o.ability.choose is None and targets:
+        # a save of "the card that would be killed": targets may name which one, if several
+        if len(targets) != 1 or save_gate(g, player, answer, event) is None or \
+                save_gate(g, player, answer, event).get("card") != targets[0]:
+            raise Refused(f"{g.name(o.card)} can save only a card that {event.name} would remove")
+        return {"trigger": o.card, "ability": o.ability.index, "targets": targets,
+                "pay": list(answer.get("pay") or []), "x": answer.get("x") or 0} | \
+            _checked_costs(g, player, o, answer, event)
+    pay = list(answer.get("pay") or [])
+    x = answer.get("x") or 0
+    if not isinstance(x, int) or x < 0:
+        raise Refused("x must be a whole number of 0 or more")
+    ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
+    kneel_pay, influence_pay = split_pay(o.ability, pay)
+    for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
+                    kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
+                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay),
+                    target_problem(g, player, o.card, o.ability, targets, ctx)):
+        if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
+            g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out
+        elif problem:
+            raise Refused(problem)
+    if o.ability.cost.get("kneel_self") and o.card in pay:
+        raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
+    return {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+
+
+def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
+    """Passive abilities that new gates trigger (TIM-11: passives are mandatory)."""
+    out = []
+    for p in g.state.players:
+        for cid in ability_sources(g, p.name):
+            for ab in abilities(g, cid):
+                if ab.kind != "passive" or not usable_here(g, p.name, cid, ab):
+                    continue
+                for gt in gates:
+                    ctx = Ctx(cid, p.name, ab, gate=gt)
+                    if gate_matches(g, ab.when, gt, ctx) and condition_holds(g, ab.condition, ctx):
+                        out.append((cid, ab, gt, p.name))
+    return out

@@ -1,0 +1,77 @@
+"""Selectors: what an effect acts on (cards, or players for draws and discards)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.abilities.filters import candidates
+from engine.abilities.model import Ctx
+from engine.abilities.registry import REGISTRY, selector
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@selector("self", "card", "this card")
+def _self(g, ctx):
+    return [ctx.source]
+
+
+@selector("target", "card", "the chosen targets")
+def _target(g, ctx):
+    return list(ctx.targets)
+
+
+@selector("targets", "card", "the same as target")
+def _targets(g, ctx):
+    return list(ctx.targets)
+
+
+@selector("host", "card", "the card this attachment is on")
+def _host(g, ctx):
+    host = g.card(ctx.source).attached_to
+    return [host] if host is not None else []
+
+
+@selector("trigger", "card", "the card of the gate that triggered the ability")
+def _trigger(g, ctx):
+    card = (ctx.gate or {}).get("card")
+    return [card] if card is not None else []
+
+
+@selector("you", "player", "the ability's controller")
+def _you(g, ctx):
+    return [ctx.player]
+
+
+@selector("opponent", "player", "the gate's other player, else your opponent in the challenge, else the "
+                                 "next opponent in seat order")
+def _opponent(g, ctx):
+    ch = g.state.challenge
+    if ctx.gate and ctx.gate.get("player") and ctx.gate["player"] != ctx.player:
+        return [ctx.gate["player"]]
+    if ch is not None and ctx.player in (ch.attacker, ch.defender):
+        return [ch.defender if ctx.player == ch.attacker else ch.attacker]
+    return g.opponents(ctx.player)[:1]
+
+
+@selector("each_opponent", "player", "every opponent")
+def _each_opponent(g, ctx):
+    return g.opponents(ctx.player)
+
+
+SELECTORS = REGISTRY["selector"]
+
+
+def select(g: Game, sel: Any, ctx: Ctx) -> list:
+    """An effect's object: a selector word, or {all: FILTER} (every matching card)."""
+    if sel is None:
+        return [ctx.source]
+    if isinstance(sel, str):
+        word = SELECTORS.get(sel)
+        return word.impl(g, ctx) if word is not None else []
+    if isinstance(sel, dict) and "all" in sel:
+        f = dict(sel["all"]) if isinstance(sel["all"], dict) else {"type": sel["all"]}
+        return candidates(g, f, ctx)
+    if isinstance(sel, dict):
+        return candidates(g, sel, ctx)
+    return []

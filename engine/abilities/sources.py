@@ -1,0 +1,90 @@
+"""Which abilities a card has now (printed, blanked, gained) and which cards a player may use."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.abilities.model import Ability
+from engine.abilities.parse import parse_abilities
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def abilities(g: Game, cid: int) -> list[Ability]:
+    """The card's parsed abilities (cached per definition). A facedown card has none."""
+    d = g.defn(cid)
+    cache = g.__dict__.setdefault("_abilities", {})
+    if d.key not in cache:
+        cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+    printed = cache[d.key]
+    if g.__dict__.get("_in_constants"):
+        return printed
+    if not text_modifiers_exist(g):
+        if printed and (g.is_facedown_attachment(cid) or
+                        any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
+            return []
+        return printed
+    mods = g._constants(cid)
+    if printed and g.is_blank(cid, mods):
+        printed = []  # a blank text box has no printed abilities (EFF-03)
+    gained = _gained(g, mods, len(cache[d.key]))
+    return printed + gained if gained else printed
+
+
+def text_modifiers_exist(g: Game) -> bool:
+    """Whether any card in the pool can blank a text box or grant abilities through a constant."""
+    found = g.__dict__.get("_text_mods")
+    if found is None:
+        found = any(isinstance(a, dict) and isinstance(a.get("modify"), dict)
+                    and ("gain" in a["modify"] or "blank" in a["modify"])
+                    for d in g.pool.values() for a in d.abilities)
+        g._text_mods = found
+    return found
+
+
+def _gained(g: Game, mods: list[dict], start: int) -> list[Ability]:
+    """Abilities a card gains from constants (EFF-03): numbered after its printed ones."""
+    raw = [a for m in mods for a in (m.get("gain") or [])]
+    if not raw:
+        return []
+    cache = g.__dict__.setdefault("_gained_abilities", {})
+    key = tuple(id(a) for a in raw)
+    if key not in cache:
+        cache[key] = parse_abilities(tuple(raw))
+    return [replace(ab, index=start + i + 1) for i, ab in enumerate(cache[key])]
+
+
+def ability_sources(g: Game, player: str) -> list[int]:
+    """Cards whose abilities ``player`` may use: in play (moribund too, MOR-02), his House card,
+    agenda and revealed plot, and events in his hand."""
+    p = g.player(player)
+    out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
+    out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
+    out += [c for c in p.hand if g.card_type(c) == "event" or c in _from_hand_cards(g, p.hand)]
+    out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
+    return out
+
+
+def _from_hand_cards(g: Game, hand: list[int]) -> set[int]:
+    keys = g.__dict__.get("_from_hand_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values()
+                if any(isinstance(a, dict) and a.get("from_hand") for a in d.abilities)}
+        g._from_hand_keys = keys
+    return {c for c in hand if g.card(c).key in keys} if keys else set()
+
+
+def is_granted(g: Game, player: str, cid: int, ab: Ability) -> bool:
+    return any(x["card"] == cid and x["ability"] == ab.index and x["player"] == player for x in g.state.granted)
+
+
+def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
+    """An event's abilities are played from hand; other cards' work in play; a granted ability works
+    wherever its card is, and only while granted."""
+    if ab.granted:
+        return is_granted(g, player, cid, ab)
+    zone = g.card(cid).zone
+    if g.card_type(cid) == "event" or ab.from_hand:  # "... from your hand": used while in hand
+        return zone == "hand"
+    return zone != "hand"

@@ -1,0 +1,46 @@
+"""Uniqueness reads (UNQ-01/02) shared by the legality checks and the ability effects."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def copies_in_play(g: Game, title: str) -> list[int]:
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            if g.name(cid) == title and not g.card(cid).facedown:
+                out.append(cid)
+            out.extend(a for a in g.card(cid).attachments if g.name(a) == title)
+    return out
+
+
+def unique_problem(g: Game, name: str, cid: int) -> str | None:
+    d = g.defn(cid)
+    if not d.unique:
+        return None
+    for other in copies_in_play(g, d.name):
+        c = g.card(other)
+        if c.owner == name or c.controller == name:
+            return (f"{name} already has {d.name} in play (UNQ-01): a unique card can be in play only "
+                    f"once per player; marshal this copy as a duplicate instead")
+    if any(g.name(c) == d.name for c in g.player(name).dead):
+        return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
+    return None
+
+
+def entry_problem(g: Game, name: str, cid: int) -> str | None:
+    """Why a card cannot be put into play under ``name``'s control: putting into play skips costs
+    and play restrictions, never uniqueness (UNQ-02, C-08)."""
+    d = g.defn(cid)
+    if not d.unique:
+        return None
+    for other in copies_in_play(g, d.name):
+        c = g.card(other)
+        if other != cid and (c.owner == name or c.controller == name):
+            return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
+    if any(g.name(c) == d.name for c in g.player(name).dead):
+        return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
+    return None
