@@ -29,6 +29,7 @@ entries give the checks, the effect and the one-line docs (docs/table.md).
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -63,11 +64,22 @@ def text_abilities(g: Game, cid: int) -> list[TextAbility]:
     return cache[d.key]
 
 
+_READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def _by_hand_paragraphs(d) -> list[TextAbility]:
     """The paragraphs not automated, as the report says (``cards.report.status``): all of a card
-    without ability data; the ones a partial card's data names (all of them when it names none)."""
+    without ability data; the ones a partial card's data names (all of them when it names none).
+    Kept per definition (definitions are immutable)."""
     if not d.text:
         return []
+    found = _READ.get(d)
+    if found is None:
+        found = _READ[d] = _read_by_hand(d)
+    return found
+
+
+def _read_by_hand(d) -> list[TextAbility]:
     from cards.report import status  # one definition of what is automated
 
     st = status(d)
