@@ -50,10 +50,43 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
                      privacy=not args.no_privacy, scenario=args.scenario)
 
 
+QT_LIBS_HINT = ("Qt needs a few system libraries on a bare Linux: on Debian or Ubuntu, "
+                "sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 "
+                "libxkbcommon-x11-0 libegl1 (or run with --offscreen)")
+
+
+def platform_problem(env: dict | None = None, find=None) -> str | None:
+    """Why Qt's window platform cannot start here, said before Qt aborts the process with its own
+    message (a missing X11 library, or no display at all); None when it looks fine."""
+    import ctypes.util
+
+    env = os.environ if env is None else env
+    find = find or ctypes.util.find_library
+    platform = env.get("QT_QPA_PLATFORM", "")
+    if platform in ("offscreen", "minimal") or not sys.platform.startswith("linux"):
+        return None
+    if not platform and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+        return "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); " + QT_LIBS_HINT
+    if platform in ("", "xcb") and not env.get("WAYLAND_DISPLAY"):
+        missing = [lib for lib in ("xcb-cursor", "xcb-icccm", "xkbcommon-x11") if find(lib) is None]
+        if missing:
+            return f"the X11 libraries {', '.join('lib' + m for m in missing)} are missing; " + QT_LIBS_HINT
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    size = args.size.partition("x")
+    if not (size[0].isdigit() and size[2].isdigit() and 200 <= int(size[0]) <= 10000
+            and 200 <= int(size[2]) <= 10000):
+        print(f"maester: --size {args.size!r}: expected WIDTHxHEIGHT in pixels, e.g. 1600x1000", file=sys.stderr)
+        return 2
+    problem = platform_problem()
+    if problem:
+        print(f"maester: cannot open a window: {problem}", file=sys.stderr)
+        return 2
     from PySide6.QtWidgets import QApplication
 
     from app.card_item import CardImages

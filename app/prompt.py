@@ -83,10 +83,11 @@ class WindowStepper(QWidget):
             self.steps.append(lab)
         self.set_window(None)
 
-    def set_window(self, window, depth: int = 0) -> None:
-        """Show ``window`` (an engine ``Window`` or None); ``depth`` counts windows open under it."""
+    def set_window(self, window, depth: int = 0, idle: str = "No action window open") -> None:
+        """Show ``window`` (an engine ``Window`` or None); ``depth`` counts windows open under it;
+        ``idle`` says what is going on when no window is shown."""
         if window is None:
-            self.name.setText("No action window open")
+            self.name.setText(idle)
             self.name.setToolTip("")
         else:
             nested = f" (+{depth} below)" if depth else ""
@@ -209,6 +210,23 @@ class HandUsePanel(QFrame):
                 "removes": self.removes.currentData() or None}
 
 
+def stepper_state(st, d) -> tuple:
+    """What the stepper shows, in agreement with the question asked: (window, depth, idle text).
+    No step is lit while plots or the first player are chosen (nothing has been initiated yet),
+    in a player-action segment before an action opens its window, or once the game is over."""
+    if d is None:
+        return None, 0, "Game over"
+    if d.kind in ("plot", "setup"):
+        return None, 0, "Choosing plots in secret" if d.kind == "plot" else "Setup"
+    if not st.windows:
+        if d.kind == "action":
+            return None, 0, "Player actions: an action opens a window"
+        if d.kind in ("challenge", "first_player"):
+            return None, 0, "Declaring a challenge" if d.kind == "challenge" else "Choosing the first player"
+        return None, 0, "No action window open"
+    return st.windows[-1], max(0, len(st.windows) - 1), ""
+
+
 class PromptBar(QFrame):
     """The bar under the table: the question, whose it is, the stepper and the answer buttons."""
 
@@ -320,9 +338,9 @@ class PromptBar(QFrame):
         active = f" \u00b7 active: {st.active_player}" if st.active_player else ""
         self.status.setText(f"<b>Round {st.round}</b> \u00b7 {st.phase.capitalize()} phase{active}{fp}"
                             f" \u00b7 <i>{ctl.mode} mode</i>")
-        self.stepper.set_window(st.windows[-1] if st.windows else None, max(0, len(st.windows) - 1))
-        self.picks.setText("")
         d = ctl.decision
+        self.stepper.set_window(*stepper_state(st, d))
+        self.picks.setText("")
         if d is None:
             res = ctl.result
             who = res.winner if res else "?"
@@ -388,7 +406,9 @@ class PromptBar(QFrame):
         self.picks.setText("Click the plot to reveal (hover over one to read it).")
 
     def _build_first_player(self, d) -> None:
-        for opt in d.options:
+        seats = self.controller.game.state.player_names
+        for opt in sorted(d.options, key=lambda o: seats.index(o["first_player"])
+                          if o.get("first_player") in seats else len(seats)):
             name = opt["first_player"]
             self._button(f"first-{name}", f"{name} goes first",
                          lambda name=name: self.controller.choose_first_player(name), primary=True)
@@ -400,11 +420,12 @@ class PromptBar(QFrame):
         if own_marshal:
             self.picks.setText("Drag a card from your hand to your rows (attachments onto a character; "
                                "a unique card onto its copy for a duplicate), or double-click it.")
+        # Pass/Done first: it keeps its place whatever ability buttons come and go
+        self._button("pass", "Done marshalling" if own_marshal else "Pass", ctl.pass_, primary=own_marshal)
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)
         self._by_hand_buttons()
-        self._button("pass", "Done marshalling" if own_marshal else "Pass", ctl.pass_, primary=own_marshal)
 
     # -- card text by hand -------------------------------------------------------------------
     def _by_hand_buttons(self) -> None:
@@ -635,6 +656,7 @@ class PromptBar(QFrame):
     def _build_save_cancel(self, d) -> None:
         ctl = self.controller
         g = ctl.game
+        self._button("pass", "Pass", ctl.pass_)
         for opt in d.options:
             if "duplicate_save" in opt:
                 cid = opt["duplicate_save"]
@@ -643,14 +665,13 @@ class PromptBar(QFrame):
             elif "trigger" in opt:
                 self._trigger_button(opt)
         self._by_hand_buttons()
-        self._button("pass", "Pass", ctl.pass_)
 
     def _build_response(self, d) -> None:
+        self._button("pass", "Pass", self.controller.pass_)
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)
         self._by_hand_buttons()
-        self._button("pass", "Pass", self.controller.pass_)
 
     def _build_default(self, d) -> None:
         if d.can_pass:

@@ -1,9 +1,11 @@
 """The main window: the table, the prompt bar, the card preview and the log, and the menus."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import re
+
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from app.card_item import CardFace, CardImages
 from app.controller import TableController
@@ -30,6 +32,27 @@ HOTKEYS = (
 )
 
 
+_BANNERS = (
+    (re.compile(r"^R\d+ \w+: (\w+) challenge: (.+?) (\d+) STR vs (.+?) (\d+) STR; (.+)$"),
+     lambda m: f"{m.group(6)[0].upper()}{m.group(6)[1:]} \u2014 {m.group(1)} challenge, "
+               f"{m.group(3)} STR to {m.group(5)}"),
+    (re.compile(r"^R\d+ \w+: (.+) declares no defenders$"), lambda m: f"{m.group(1)} declares no defenders"),
+    (re.compile(r"^R\d+ \w+: (.+) claims 1 power for an unopposed challenge$"),
+     lambda m: f"Unopposed: {m.group(1)} claims 1 power"),
+    (re.compile(r"^R\d+ \w+: (.+ wins with \d+ power\.|.+ wins: every other player is eliminated\.)$"),
+     lambda m: m.group(1)),
+)
+
+
+def banner_text(line: str) -> str | None:
+    """The banner a log line deserves, or None."""
+    for pattern, say in _BANNERS:
+        m = pattern.match(line)
+        if m:
+            return say(m)
+    return None
+
+
 class TableWindow(QMainWindow):
     """One game at the table. ``new_game`` replaces it with another."""
 
@@ -51,6 +74,7 @@ class TableWindow(QMainWindow):
     def start(self, setup: GameSetup, game=None) -> None:
         """Start (or restart) the table with a new game."""
         self.setup = setup
+        self._log_seen = None
         game = game or setup.build()
         if self.controller is not None:
             self.controller.deleteLater()
@@ -129,6 +153,7 @@ class TableWindow(QMainWindow):
     # -- reacting to the controller ------------------------------------------------------
     def refresh(self) -> None:
         """Redraw everything from the engine state."""
+        self._banner_news()
         self.scene.sync()
         self.prompt.refresh()
         self.log.sync(self.controller.game.state.log)
@@ -137,6 +162,37 @@ class TableWindow(QMainWindow):
             self.hand_over(self.controller.waiting_for)
         elif not self.controller.hands_hidden and self.privacy.isVisible():
             self.privacy.hide()
+
+    def _banner_news(self) -> None:
+        """Challenge results, automatic decisions and the win get a banner over the table, not only
+        a log line (the log keeps them all)."""
+        log = self.controller.game.state.log
+        seen = getattr(self, "_log_seen", None)
+        self._log_seen = len(log)
+        if seen is None or seen >= len(log):
+            return
+        found = [text for line in log[seen:] for text in [banner_text(line)] if text]
+        if found:
+            self.show_banner(" \u2014 ".join(found[-2:]))
+
+    def show_banner(self, text: str, ms: int = 2600) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is None or banner.parent() is not self.view:
+            banner = self.banner = QLabel(self.view)
+            banner.setObjectName("banner")
+            banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            banner.setStyleSheet("background: rgba(20, 14, 6, 215); color: #ffe9a8; font-size: 20px; "
+                                 "font-weight: bold; padding: 10px 24px; border: 2px solid #d4a017; "
+                                 "border-radius: 8px;")
+            self._banner_timer = QTimer(self)
+            self._banner_timer.setSingleShot(True)
+            self._banner_timer.timeout.connect(banner.hide)
+        banner.setText(text)
+        banner.adjustSize()
+        banner.move(max(0, (self.view.width() - banner.width()) // 2), max(0, self.view.height() // 2 - 40))
+        banner.show()
+        banner.raise_()
+        self._banner_timer.start(ms)
 
     def hand_over(self, name: str) -> None:
         """Hotseat: cover the table until ``name`` takes the seat."""

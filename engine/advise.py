@@ -69,10 +69,8 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
                 raise Refused(f"{game.name(host)} is not in play")
         if c.zone == "hand" and to in ("in_play", "attached"):
             dup = to == "attached" and game.name(move.get("attach_to")) == d.name
-            problem = legality.marshal_problem(game, player, cid, duplicate=dup,
-                                               attach_to=move.get("attach_to"))
-            if problem:
-                warnings.append(problem)
+            warnings.extend(legality.marshal_problems(game, player, cid, duplicate=dup,
+                                                      attach_to=move.get("attach_to")))
         elif c.zone == "deck" and to == "hand":
             warnings.extend(_draw_warnings(game, c.owner, 1))
         if to in ("in_play", "attached") and c.zone not in ("in_play", "attached", "hand"):
@@ -110,7 +108,8 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
 def _draw_warnings(game: Game, name: str, count: int) -> list[str]:
     p = game.player(name)
     if game.state.phase == "setup":
-        return []
+        return ["setup: no card is drawn while setup cards are placed; the opening hand is drawn after "
+                "the reveal (SET-09)"]
     after = p.drawn_this_round + count
     if after > DRAW_CAP:
         nth = {4: "fourth", 5: "fifth", 6: "sixth"}.get(after, f"{after}th")

@@ -34,6 +34,16 @@ COMMANDS = ("pass", "done", "plot", "first_player", "setup", "marshal", "challen
             "defend", "choose", "order", "trigger", "duplicate_save", "by_hand", "tool", "resolve")
 
 
+COMMAND_WORDS = {
+    "pass": "pass", "done": "pass", "plot": "choose a plot", "first_player": "choose the first player",
+    "setup": "place setup cards", "marshal": "marshal a card", "challenge": "declare a challenge",
+    "stealth": "choose stealth targets", "defend": "declare defenders", "choose": "choose",
+    "order": "order the abilities", "trigger": "trigger an ability", "duplicate_save": "save with a duplicate",
+    "by_hand": "use card text by hand", "tool": "use a manual effect tool", "resolve": "resolve it by hand",
+}
+"""How a command reads in a message to a player."""
+
+
 class Refused(Exception):
     """An answer the rules do not allow. ``str()`` is the reason, for the player."""
 
@@ -92,8 +102,9 @@ class Decision:
             raise Refused("an answer is a command such as {'pass': true}")
         cmd = command_of(answer)
         if cmd not in self.commands:
-            raise Refused(f"{self.player} is asked for {self.kind.replace('_', '/')}: "
-                          f"'{cmd}' does not answer it (use {', '.join(self.commands)})")
+            ways = [COMMAND_WORDS.get(c, c) for c in self.commands if c != "done"]
+            raise Refused(f"{self.player} is asked: {self.prompt}. That is not a way to answer it; "
+                          f"{self.player} can {' or '.join(dict.fromkeys(ways))}")
         if cmd in ("pass", "done"):
             if not self.can_pass:
                 raise Refused(f"{self.player} cannot pass here: {self.prompt}")

@@ -68,13 +68,39 @@ def normalise_marshal(answer: dict) -> dict:
 
 def marshal_problem(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
                     x: int = 0) -> str | None:
+    """The first rule marshalling ``card`` now would break, or None."""
+    found = marshal_problems(g, name, card, duplicate, attach_to, x)
+    return found[0] if found else None
+
+
+def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
+                     x: int = 0) -> list[str]:
+    """Every rule marshalling ``card`` now would break (advise mode warns of them all): the turn
+    (MAR-05), then what the card itself breaks, gold last."""
+    if card not in g.state.cards:
+        return [f"there is no card {card}"]
+    out = []
+    st = g.state
+    if st.phase != "marshalling" or st.active_player != name:
+        out.append(f"{name} can marshal {g.name(card)} only in {name}'s own marshalling turn (MAR-05)")
+    problem = _marshal_card_problem(g, name, card, duplicate, attach_to, x)
+    if problem:
+        out.append(problem)
+    d = g.defn(card)
+    if problem and not problem.startswith("gold:") and not duplicate and x >= 0 \
+            and d.type in ("character", "location", "attachment") and card in g.player(name).hand:
+        cost = marshal_cost(g, name, card, x)  # the gold, too, when something else is also wrong
+        if cost > g.player(name).gold:
+            penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
+            out.append(f"gold: {d.name} costs {cost}{penalty}; {name} has {g.player(name).gold} (MAR-04)")
+    return out
+
+
+def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach_to: int | None,
+                          x: int) -> str | None:
     st = g.state
     p = g.player(name)
-    if card not in st.cards:
-        return f"there is no card {card}"
     title = g.name(card)
-    if st.phase != "marshalling" or st.active_player != name:
-        return (f"{name} can marshal {title} only in {name}'s own marshalling turn (MAR-05)")
     if card not in p.hand:
         return f"{title} is not in {name}'s hand"
     d = g.defn(card)
@@ -177,7 +203,9 @@ def selection_checker(g: Game, eligible: list, lo: int, hi: int, what: str):
 
 # -- setup (SET-02..06) ---------------------------------------------------------------
 
-def setup_problem(g: Game, name: str, answer: dict) -> str | None:
+def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = None) -> str | None:
+    """Why this setup is not legal. With ``soft`` (advise mode), the gold limit and the Limited
+    count are collected there as warnings instead of refusals."""
     p = g.player(name)
     cards = answer.get("setup", [])
     attach = answer.get("attach") or {}
@@ -204,10 +232,13 @@ def setup_problem(g: Game, name: str, answer: dict) -> str | None:
         if g.has_keyword(cid, "limited"):
             limited += 1
         total += (0 if d.cost_x else (d.cost or 0)) + g.gold_penalty(name, cid)
-    if limited > 1:
-        return "at most one Limited card may be placed at setup (SET-04)"
-    if total > SETUP_GOLD:
-        return f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
+    for broken in ("at most one Limited card may be placed at setup (SET-04)" if limited > 1 else None,
+                   f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
+                   if total > SETUP_GOLD else None):
+        if broken and soft is None:
+            return broken
+        if broken:
+            soft.append(broken)
     for att, host in attach.items():
         if att not in cards or host not in cards:
             return "attach names cards that are both placed in this setup"
@@ -225,9 +256,12 @@ def setup_decision(g: Game, name: str) -> Decision:
     def check(answer: dict) -> dict:
         normal = {"setup": list(answer.get("setup") or []), "attach": dict(answer.get("attach") or {}),
                   "duplicates": dict(answer.get("duplicates") or {})}
-        problem = setup_problem(g, name, normal)
+        soft: list[str] | None = [] if g.options.mode == "advise" else None
+        problem = setup_problem(g, name, normal, soft)
         if problem:
             raise Refused(problem)
+        for broken in soft or []:
+            g.warn(name, broken)  # advise mode: the setup stands, the rule is pointed out
         normal.pop("duplicates")
         return normal
 

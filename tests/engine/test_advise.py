@@ -135,3 +135,66 @@ def test_COS_01_too_little_influence_is_refused_or_advised(tmp_path, mode):
         assert game.warnings == ["influence: 2 needed, 1 knelt"]
         assert game.card(mine).kneeling
         assert any("advice: alice: influence: 2 needed, 1 knelt" in line for line in game.state.log)
+
+
+def test_a_free_marshal_warns_of_every_rule_it_breaks(game):
+    """Outside the marshalling turn AND too expensive: MAR-05 and MAR-04, not only the first."""
+    while game.advance().kind != "action" or game.state.phase == "marshalling":
+        game.answer(game.advance().player, {"pass": True})
+    assert game.state.phase == "challenges"
+    knight = game.player("alice").hand[0]
+    warnings = free_move(game, "alice", {"move": knight, "to": "in_play"})
+    assert any("(MAR-05)" in w for w in warnings) and any("(MAR-04)" in w for w in warnings), warnings
+    assert knight in game.player("alice").in_play
+
+
+SETUP = """
+format: 1
+title: advise setup
+cards:
+  - {name: Costly Knight, type: character, house: stark, cost: 5, strength: 4, icons: [military]}
+  - {name: Peasant, type: character, cost: 1, strength: 1, icons: [power]}
+  - {name: Plain Plot, type: plot, income: 3, initiative: 1, claim: 1}
+start:
+  phase: setup
+  players:
+    alice:
+      house: stark
+      plot_deck: [Plain Plot]
+      hand: [Costly Knight, Peasant]
+      deck: [Peasant, Peasant, Peasant, Peasant, Peasant, Peasant, Peasant]
+    bob:
+      house: stark
+      plot_deck: [Plain Plot]
+      deck: [Peasant, Peasant, Peasant, Peasant, Peasant, Peasant, Peasant]
+steps: []
+"""
+
+
+@pytest.mark.parametrize("mode", ["enforce", "advise"])
+def test_SET_02_setup_past_its_gold_limit_is_a_warning_in_advise_mode(tmp_path, mode):
+    from engine.game import Options
+
+    path = tmp_path / "setup.yaml"
+    path.write_text(SETUP)
+    game = load_scenario(path, Options(mode=mode)).game
+    d = game.advance()
+    assert d.kind == "setup" and d.player == "alice"
+    answer = {"setup": list(game.player("alice").hand)}
+    if mode == "enforce":
+        with pytest.raises(Refused, match=r"SET-02/06"):
+            game.answer("alice", answer)
+    else:
+        game.answer("alice", answer)
+        assert any("(SET-02/06)" in w for w in game.warnings), game.warnings
+        assert any("advice: alice: setup cards cost 6 gold" in line for line in game.state.log)
+
+
+def test_drawing_during_setup_is_warned(tmp_path):
+    from engine.game import Options
+
+    path = tmp_path / "setup.yaml"
+    path.write_text(SETUP)
+    game = load_scenario(path, Options(mode="advise")).game
+    warnings = free_move(game, "alice", {"draw": "alice", "count": 1})
+    assert warnings and "(SET-09)" in warnings[0]
