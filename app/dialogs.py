@@ -71,6 +71,28 @@ class GameSetup:
         sc.game.log(f"scenario: {sc.title}")
         return sc.game
 
+    def deck_problems(self) -> list[str]:
+        """What the deck checker says of each chosen deck file (casual rules, DCK-01..06), one line
+        per problem naming the seat; the practice decks are legal. A deck that cannot be read is
+        reported by ``build``."""
+        if self.scenario:
+            return []
+        from cards.deck import check_deck, read_deck
+        from cards.errors import DataError
+        from cards.pool import default_pool
+
+        out, pool = [], None
+        for name, choice in zip(self.names, self.decks):
+            if choice in PRACTICE:
+                continue
+            pool = pool or default_pool()
+            try:
+                deck = read_deck(choice, pool)
+            except (DataError, OSError, ValueError):
+                continue  # build() says what is wrong with the file
+            out += [f"{name} ({Path(choice).name}): {p}" for p in check_deck(deck, casual=True)]
+        return out
+
     def check(self) -> str | None:
         """What is wrong with the settings (for the dialog), or None."""
         if not 2 <= len(self.names) <= 4:

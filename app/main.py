@@ -95,6 +95,14 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     setup = setup_from_args(args)
+    problems = setup.deck_problems()
+    if problems:
+        for p in problems:
+            print(f"maester: illegal deck: {p}", file=sys.stderr)
+        if setup.mode != "advise":
+            print("maester: fix the deck, or start with --mode advise to play it anyway (casual)", file=sys.stderr)
+            return 2
+        print("maester: advise mode: playing it anyway (casual)", file=sys.stderr)
     try:
         game = setup.build()
     except (DataError, OSError, ValueError) as err:

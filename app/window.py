@@ -248,12 +248,36 @@ class TableWindow(QMainWindow):
         dialog = NewGameDialog(self, self.setup)
         if dialog.exec():
             setup = dialog.setup()
+            if not self.accept_decks(setup):
+                return
             try:
                 game = setup.build()
             except Exception as err:  # a bad deck file: say which and why, keep the current game
                 QMessageBox.warning(self, "New game", f"The game could not start:\n{err}")
                 return
             self.start(setup, game=game)
+
+    def accept_decks(self, setup: GameSetup) -> bool:
+        """An illegal deck: its problems are shown before the game starts. Enforce mode will not
+        start it; advise mode offers "Play anyway (casual)"."""
+        problems = setup.deck_problems()
+        if not problems:
+            return True
+        text = "These decks break deck-building rules:\n\n" + "\n".join(problems[:20]) + \
+            (f"\n… and {len(problems) - 20} more" if len(problems) > 20 else "")
+        box = QMessageBox(self)
+        box.setWindowTitle("Illegal deck")
+        box.setIcon(QMessageBox.Icon.Warning)
+        if setup.mode != "advise":
+            box.setText(text + "\n\nFix the deck, or choose advise mode to play it anyway.")
+            box.addButton(QMessageBox.StandardButton.Ok)
+            box.exec()
+            return False
+        box.setText(text)
+        anyway = box.addButton("Play anyway (casual)", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is anyway
 
     def show_help(self) -> None:
         keys = "".join(f"<tr><td><b>{', '.join(k)}</b></td><td>{label}</td></tr>" for _, label, k in HOTKEYS)

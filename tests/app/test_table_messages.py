@@ -83,3 +83,32 @@ def test_a_challenge_result_shows_a_banner(table, qtbot):
     ui.advance(lambda d: any("challenge:" in line and "STR vs" in line for line in ui.game.state.log),
                chooser=RandomPlayer(3, pass_bias=0.1))
     assert window.banner.isVisible() and "STR to" in window.banner.text()
+
+
+def _short_deck(tmp_path):
+    from pathlib import Path
+
+    practice = Path(__file__).resolve().parents[2] / "cards" / "practice" / "decks" / "stark-practice.txt"
+    lines = practice.read_text().splitlines()
+    path = tmp_path / "short.txt"
+    path.write_text("\n".join(lines[:12]) + "\n")  # far fewer than 60 cards
+    return path
+
+
+def test_an_illegal_deck_on_the_command_line_is_refused_in_enforce_mode(tmp_path, capsys):
+    from app.main import main
+
+    deck = _short_deck(tmp_path)
+    code = main(["--offscreen", "--deck", str(deck), "--screenshot", str(tmp_path / "t.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and "illegal deck: Alice (short.txt): DCK-" in err and "--mode advise" in err
+    assert not (tmp_path / "t.png").exists()
+
+
+def test_an_illegal_deck_plays_anyway_in_advise_mode(tmp_path, capsys):
+    from app.main import main
+
+    deck = _short_deck(tmp_path)
+    code = main(["--offscreen", "--mode", "advise", "--deck", str(deck), "--screenshot", str(tmp_path / "t.png")])
+    err = capsys.readouterr().err
+    assert code == 0 and "playing it anyway (casual)" in err and (tmp_path / "t.png").exists()
