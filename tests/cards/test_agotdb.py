@@ -269,3 +269,76 @@ def test_real_english_file_imports_its_ccg_reprints():
     pool, report = agotdb.import_agotdb(EN_MDB)
     assert len(pool) + report.skipped_other_era == 1070
     assert all(not c.text_lang for c in pool)
+
+
+# --- eras and fixed decks (invented cards) ---------------------------------------------------------
+
+
+def starter_rows():
+    """An invented 'Winter G' fixed deck: 7 plots and 60 characters numbered G1-G67 (G5 missing)."""
+    rows = [row(100000 + n, f"Invented Plot {n}", type_="Complot", House="Neutre", Cost=None, Income=5,
+                Set=f"Hiver(C{n}, G{n})") for n in range(1, 5)]
+    rows += [row(100000 + n, f"Invented Plot {n}", type_="Complot", House="Neutre", Cost=None, Income=5,
+                 Set=f"Hiver(C{n}, G{n})") for n in range(6, 9)]
+    rows += [row(100000 + n, f"Invented Reaver {n}", House="Greyjoy", Set=f"Hiver(C{n}, G{n})")
+             for n in range(9, 69)]
+    rows.append(row(190040, "Invented Lcg Card", Set="CS(S40)"))
+    return rows
+
+
+def test_fixed_deck_by_name_and_its_gaps():
+    from cards.deck import check_deck, fixed_decks, read_deck
+
+    pool, _ = agotdb_pool_from_rows(starter_rows(), era=None)
+    names = [fixed.name for fixed, _ in fixed_decks(pool)]
+    assert names == ["Winter Greyjoy starter"]   # one Core Set card is not a Core Set deck
+    deck = read_deck("agotdb:winter greyjoy starter", pool)
+    assert (deck.house, len(deck.plots), len(deck.cards)) == ("greyjoy", 7, 60)
+    assert any("no card numbered G5" in note for note in deck.notes)
+    assert check_deck(deck, era="ccg") == []
+    with pytest.raises(DataError, match="no fixed deck named 'Nope'.*Winter Greyjoy starter"):
+        read_deck("agotdb:Nope", pool)
+
+
+def test_era_rule_and_lcg_lists_not_applied_to_ccg_decks():
+    from cards.deck import check_deck, read_deck
+
+    rows = starter_rows()
+    rows[10]["RestrictedJoust"] = "Yes"
+    rows[11]["RestrictedJoust"] = "Yes"
+    pool, _ = agotdb_pool_from_rows(rows, era=None)
+    deck = read_deck("agotdb:Winter Greyjoy starter", pool)
+    assert [p.rule for p in check_deck(deck)] == ["DCK-07"]
+    assert check_deck(deck, era="ccg") == []
+    deck.cards.append(pool.get("agotdb_190040"))
+    problems = check_deck(deck, era="ccg")
+    assert [p.rule for p in problems] == ["ERA"]
+    assert "'Invented Lcg Card' was not printed in Winter Edition to Five Kings Edition (CS S40)" in str(problems[0])
+
+
+def test_deck_cli_fixed_and_era(monkeypatch, capsys):
+    from cards import deck as deck_module
+
+    pool, _ = agotdb_pool_from_rows(starter_rows(), era=None)
+    monkeypatch.setattr("cards.pool.default_pool", lambda: pool)
+    assert deck_module.main(["fixed"]) == 0
+    assert capsys.readouterr().out.startswith("agotdb:Winter Greyjoy starter  (House Greyjoy; 7 plots, 60")
+    assert deck_module.main(["check", "agotdb:Winter Greyjoy starter", "--era", "ccg"]) == 0
+    out = capsys.readouterr().out
+    assert "legal (joust, tournament, ccg era: Winter Edition to Five Kings Edition)" in out
+    assert deck_module.main(["check", "agotdb:Winter Greyjoy starter", "--era", "lcg"]) == 1
+    assert "ERA: " in capsys.readouterr().out
+    assert deck_module.main(["sets"]) == 0
+    assert "  5KE     Five Kings Edition" in capsys.readouterr().out
+
+
+@needs_fr
+def test_real_winter_starters_say_why_they_are_not_legal(fr_import):
+    from cards.deck import check_deck, fixed_deck
+
+    pool, _ = fr_import
+    greyjoy = fixed_deck("Winter Greyjoy starter", pool)
+    targaryen = fixed_deck("Winter Targaryen starter", pool)
+    assert [str(p) for p in check_deck(greyjoy, casual=True, era="ccg")] == [
+        "DCK-02: the House deck has 46 cards; it needs at least 60"]
+    assert [p.rule for p in check_deck(targaryen, casual=True, era="ccg")] == ["DCK-01", "DCK-02"]
