@@ -20,8 +20,11 @@ DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave")
 class GameSetup:
     """Everything needed to start a game at the table.
 
-    ``decks`` has one entry per seat: ``practice:stark``, ``practice:lannister``
+    ``decks`` has one entry per seat: ``practice:stark``, ``practice:lannister``,
+    ``agotdb:NAME`` (a fixed deck of the imported AGoTDB pool, ``cards.deck.fixed_decks``)
     or the path of a deck file (OCTGN .o8d, a text list, or a deckbuilder export).
+    ``era`` (``ccg``: Winter Edition to Five Kings Edition, ``lcg``; None: any card)
+    restricts every deck to cards printed in that era (``cards.sets``).
     """
 
     names: list[str] = field(default_factory=lambda: ["Alice", "Bob"])
@@ -31,6 +34,7 @@ class GameSetup:
     mode: str = "enforce"
     seed: int | None = None
     privacy: bool = True
+    era: str | None = None
     scenario: str | None = None
     """A scenario file: the table opens at its position (its players and cards), not with decks."""
 
@@ -55,6 +59,18 @@ class GameSetup:
 
                 pool = pool or default_pool()
                 decks[name] = read_deck(choice, pool)
+        if self.era:
+            from cards.deck import check_deck
+            from cards.errors import DataError
+            from cards.sets import ERAS
+
+            for name, choice in zip(self.names, self.decks):
+                outside = [p for p in check_deck(decks[name], casual=True, era=self.era) if p.rule == "ERA"]
+                if outside:
+                    more = f" and {len(outside) - 1} more" if len(outside) > 1 else ""
+                    raise DataError(f"{name}'s deck is not of the era {ERAS[self.era]}: "
+                                    f"{outside[0].message}{more}", file=choice,
+                                    hint="choose a deck of that era, or allow every card")
         seed = self.seed if self.seed is not None else random.randrange(1 << 30)
         return new_game(decks, seed=seed, ruleset=self.ruleset,
                         options=Options(prompt_all=False, mode=self.mode))
@@ -83,8 +99,8 @@ class GameSetup:
 
         out, pool = [], None
         for name, choice in zip(self.names, self.decks):
-            if choice in PRACTICE:
-                continue
+            if choice in PRACTICE or str(choice).startswith("agotdb:"):
+                continue  # the practice decks are legal; a fixed deck is played as the publisher made it
             pool = pool or default_pool()
             try:
                 deck = read_deck(choice, pool)
@@ -104,6 +120,18 @@ class GameSetup:
         return None
 
 
+def fixed_deck_names() -> list[str]:
+    """The fixed decks of the imported card pool (none when nothing usable was imported)."""
+    from cards.deck import fixed_decks
+    from cards.errors import DataError
+    from cards.pool import default_pool
+
+    try:
+        return [fixed.name for fixed, _ in fixed_decks(default_pool())]
+    except DataError:
+        return []
+
+
 class SeatRow(QWidget):
     """One seat in the dialog: name, deck (a practice deck or a file), computer or person."""
 
@@ -118,6 +146,8 @@ class SeatRow(QWidget):
         self.deck.setObjectName(f"deck-{index}")
         self.deck.addItem("Practice: House Stark", PRACTICE[0])
         self.deck.addItem("Practice: House Lannister", PRACTICE[1])
+        for name in fixed_deck_names():
+            self.deck.addItem(f"Fixed: {name}", f"agotdb:{name}")
         self.deck.setCurrentIndex(index % 2)
         row.addWidget(self.deck, 3)
         browse = QPushButton("Deck file\u2026")
@@ -152,6 +182,14 @@ class NewGameDialog(QDialog):
         self.ruleset.addItem("LCG (with Taxation phase)", "lcg")
         self.ruleset.addItem("CCG Winter Edition", "ccg-winter")
         form.addRow("Rules", self.ruleset)
+        from cards.sets import ERAS
+
+        self.era = QComboBox()
+        self.era.setObjectName("era")
+        self.era.addItem("Any card", None)
+        for era, what in ERAS.items():
+            self.era.addItem(f"{era.upper()}: {what}", era)
+        form.addRow("Cards", self.era)
         self.mode = QComboBox()
         self.mode.addItem("Enforce: illegal moves are refused", "enforce")
         self.mode.addItem("Advise: move freely, the engine warns", "advise")
@@ -189,6 +227,7 @@ class NewGameDialog(QDialog):
             row.deck.setCurrentIndex(i)
             row.computer.setChecked(name in setup.computer)
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
+        self.era.setCurrentIndex(max(0, self.era.findData(setup.era)))
         self.mode.setCurrentIndex(max(0, self.mode.findData(setup.mode)))
         self.privacy.setChecked(setup.privacy)
 
@@ -205,7 +244,7 @@ class NewGameDialog(QDialog):
         return GameSetup(
             names=[r.name.text().strip() for r in rows], decks=[r.deck.currentData() for r in rows],
             computer=[r.name.text().strip() for r in rows if r.computer.isChecked()],
-            ruleset=self.ruleset.currentData(), mode=self.mode.currentData(),
+            ruleset=self.ruleset.currentData(), mode=self.mode.currentData(), era=self.era.currentData(),
             seed=int(seed_text) if seed_text.isdigit() else None, privacy=self.privacy.isChecked())
 
     def _accept(self) -> None:

@@ -27,6 +27,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"), default="lcg")
     ap.add_argument("--mode", choices=("enforce", "advise"), default="enforce")
+    ap.add_argument("--era", choices=("ccg", "lcg"),
+                    help="only decks of this era: ccg (Winter Edition to Five Kings Edition) or lcg")
     ap.add_argument("--seed", type=int, help="random seed (a random one when absent)")
     ap.add_argument("--no-privacy", action="store_true", help="do not hide hands between hotseat players")
     ap.add_argument("--images", metavar="DIR", help="a folder of your own card images (by card key or name)")
@@ -46,7 +48,8 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         args.players = len(names)
     decks = [args.deck[i] if i < len(args.deck) else PRACTICE[i % 2] for i in range(len(names))]
     return GameSetup(names=names, decks=decks, computer=list(args.computer), ruleset=args.ruleset,
-                     mode=args.mode, seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
+                     mode=args.mode, era=args.era,
+                     seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
                      privacy=not args.no_privacy, scenario=args.scenario)
 
 

@@ -37,6 +37,7 @@ from xml.sax.saxutils import escape, quoteattr
 from cards.errors import DataError
 from cards.files import read_bytes, run_command
 from cards.model import HOUSE_DECK_TYPES, HOUSES, CardDef, CardPool
+from cards.sets import ERAS, FixedDeck, card_eras
 
 FORMATS = ("o8d", "text", "builder")
 """Deck file formats, for ``write_deck``; ``read_deck`` detects them itself."""
@@ -95,8 +96,69 @@ class Problem:
 
 # --------------------------------------------------------------------------- reading
 
+FIXED_PREFIX = "agotdb:"
+"""A deck reference that names a fixed deck of the imported AGoTDB pool (``agotdb:Winter Greyjoy starter``)."""
+
+
+def fixed_decks(pool: CardPool) -> list[tuple["FixedDeck", list[CardDef]]]:
+    """The fixed decks (``cards.sets.FIXED_DECKS``) whose cards the pool has, with their cards
+    in deck-number order (one copy each: the data gives no quantities). A deck of which the
+    pool has fewer than half the numbers is left out (the CCG-era pool holds a few Core Set
+    reprints, not the Core Set decks)."""
+    from cards.sets import FIXED_DECKS
+
+    found = []
+    for fixed in FIXED_DECKS:
+        numbered = []
+        for card in pool:
+            for printing in card.printings:
+                code, _, number = printing.partition(" ")
+                if code == fixed.set_code and number[:1] == fixed.letter and number[1:].isdigit():
+                    numbered.append((int(number[1:]), card))
+        numbers = {n for n, _ in numbered}
+        if numbered and 2 * len(numbers) >= max(numbers):
+            found.append((fixed, [card for _, card in sorted(numbered, key=lambda nc: nc[0])]))
+    return found
+
+
+def _missing_numbers(fixed: "FixedDeck", cards: list[CardDef]) -> list[str]:
+    numbers = set()
+    for card in cards:
+        for printing in card.printings:
+            code, _, number = printing.partition(" ")
+            if code == fixed.set_code and number[:1] == fixed.letter and number[1:].isdigit():
+                numbers.add(int(number[1:]))
+    return [f"{fixed.letter}{n}" for n in range(1, max(numbers) + 1) if n not in numbers]
+
+
+def fixed_deck(name: str, pool: CardPool) -> Deck:
+    """A fixed deck by name (``Winter Greyjoy starter``, with or without ``agotdb:``)."""
+    wanted = name.removeprefix(FIXED_PREFIX).strip()
+    decks = fixed_decks(pool)
+    for fixed, cards in decks:
+        if fixed.name.casefold() == wanted.casefold():
+            agenda = next((c for c in cards if c.type == "agenda"), None)
+            missing = _missing_numbers(fixed, cards)
+            gaps = [f"{FIXED_PREFIX}{fixed.name}: the card data has no card numbered "
+                    f"{', '.join(missing)} in this deck"] if missing else []
+            return Deck(name=fixed.name, house=fixed.house, house_card=None, agenda=agenda,
+                        plots=[c for c in cards if c.type == "plot"],
+                        cards=[c for c in cards if c.type in HOUSE_DECK_TYPES],
+                        source=FIXED_PREFIX + fixed.name,
+                        notes=[f"{FIXED_PREFIX}{fixed.name}: one copy of each card numbered "
+                               f"{fixed.set_code} {fixed.letter}1-{fixed.letter}N in the card data "
+                               "(it does not say how many copies the box holds)"] + gaps)
+    known = ", ".join(repr(f.name) for f, _ in decks)
+    raise DataError(f"no fixed deck named {wanted!r}", file=FIXED_PREFIX + wanted,
+                    hint=f"known: {known}" if known else
+                    "import the AGoTDB card data first: python -m cards.pool import \"AGoT - FR.mdb\"")
+
+
 def read_deck(path: str | Path, pool: CardPool) -> Deck:
-    """Read a deck file in any of the three formats; bad input raises ``DataError``."""
+    """Read a deck file in any of the three formats, or a fixed deck named ``agotdb:NAME``;
+    bad input raises ``DataError``."""
+    if isinstance(path, str) and path.startswith(FIXED_PREFIX):
+        return fixed_deck(path, pool)
     path = Path(path)
     text = _decode(read_bytes(path, "the deck file"), str(path))
     return parse_deck_text(text, pool, str(path), xml=path.suffix.lower() in (".o8d", ".xml"))
@@ -620,11 +682,15 @@ def _format_builder(deck: Deck) -> str:
 
 # --------------------------------------------------------------------------- checking
 
-def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust") -> list[Problem]:
+def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
+               era: str | None = None) -> list[Problem]:
     """Every deck construction rule the deck breaks, in rule order; an empty list means legal.
 
     ``casual`` skips the tournament-only rules: promotional cards (DCK-05) and the
     ``fmt`` (``joust`` or ``melee``) banned and restricted lists (DCK-07).
+    ``era`` (``ccg``, ``lcg``; ``cards.sets.ERAS``) restricts the deck to cards printed in
+    that era's sets (rule ``ERA``); the LCG's banned and restricted lists do not apply to
+    a ``ccg`` deck.
     """
     problems: list[Problem] = []
     add = problems.append
@@ -699,8 +765,8 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust") -> list[
                 add(Problem("DCK-06", f"{len(copies)} copies of {copies[0].name!r}; {limiters[0].name!r} "
                                       "allows no more than two copies of any card in the deck", copies[0]))
 
-    # DCK-07: banned cards, and at most one title from the restricted list.
-    if not casual:
+    # DCK-07: banned cards, and at most one title from the restricted list (LCG organised play).
+    if not casual and era != "ccg":
         for card in everything:
             if card.legal_in(fmt) == "banned":
                 add(Problem("DCK-07", f"{card.name!r} is banned in {fmt}", card))
@@ -709,6 +775,13 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust") -> list[
             names = ", ".join(repr(copies[0].name) for copies in restricted)
             add(Problem("DCK-07", f"{len(restricted)} cards from the {fmt} restricted list ({names}); "
                                   "a deck may hold only one of them", restricted[1][0]))
+
+    # ERA: every card printed in one of the era's sets.
+    if era is not None:
+        for card in everything:
+            if era not in card_eras(card):
+                add(Problem("ERA", f"{card.name!r} was not printed in {ERAS[era]} "
+                                   f"({', '.join(card.printings) or card.set or 'no set known'})", card))
     return problems
 
 
@@ -731,21 +804,50 @@ def _titles(cards: list[CardDef]) -> dict[str, list[CardDef]]:
 # --------------------------------------------------------------------------- command line
 
 def main(argv: list[str] | None = None) -> int:
-    """``check DECKFILE [--pool POOLFILE] [--casual] [--format joust|melee]``: 0 legal, 1 not, 2 usage."""
+    """``check DECKFILE [--pool POOLFILE] [--casual] [--format joust|melee] [--era ccg|lcg]``, ``fixed``,
+    ``sets``: 0 legal, 1 not, 2 usage. DECKFILE may be ``agotdb:NAME``, a fixed deck."""
     parser = argparse.ArgumentParser(prog="python -m cards.deck", description="Check a deck file.")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="check a deck against the deck construction rules")
-    check.add_argument("deck", metavar="DECKFILE", help=".o8d, plain text list or deckbuilder .txt")
+    check.add_argument("deck", metavar="DECKFILE",
+                       help=".o8d, plain text list, deckbuilder .txt, or agotdb:NAME (a fixed deck)")
     check.add_argument("--pool", metavar="POOLFILE",
                        help="a card pool (.json, .xml or .yaml) used before the built-in cards")
     check.add_argument("--casual", action="store_true",
                        help="casual play: allow promotional, banned and restricted cards")
     check.add_argument("--format", dest="fmt", default="joust", choices=("joust", "melee", "legacy"),
                        help="the tournament format whose banned and restricted lists apply")
+    check.add_argument("--era", choices=tuple(ERAS),
+                       help="only cards printed in this era: ccg (Winter Edition to Five Kings Edition) or lcg")
+    commands.add_parser("fixed", help="list the fixed decks of the imported card data (agotdb:NAME)")
+    commands.add_parser("sets", help="list the sets Maester knows, by era")
     args = parser.parse_args(argv)
+    if args.command == "sets":
+        from cards.sets import SETS
+
+        for era, what in ERAS.items():
+            print(f"{era}: {what}")
+            for info in (s for s in SETS if s.era == era):
+                print(f"  {info.code:<7} {info.name}")
+        return 0
 
     from cards.pool import default_pool, load_pool  # written alongside; imported late to keep this module light
 
+    if args.command == "fixed":
+        try:
+            decks = fixed_decks(default_pool())
+        except DataError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        if not decks:
+            print("no fixed decks: import the AGoTDB card data first "
+                  "(python -m cards.pool import \"AGoT - FR.mdb\", --all for the LCG Core Set decks)")
+            return 1
+        for fixed, cards in decks:
+            plots = sum(1 for c in cards if c.type == "plot")
+            print(f"{FIXED_PREFIX}{fixed.name}  (House {_house_title(fixed.house)}; {plots} plots, "
+                  f"{len(cards) - plots} other cards, numbered {fixed.set_code} {fixed.letter}n)")
+        return 0
     try:
         pool = default_pool()
         if args.pool:
@@ -756,10 +858,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for note in deck.notes:
         print(f"note: {note}", file=sys.stderr)
-    problems = check_deck(deck, casual=args.casual, fmt=args.fmt)
+    problems = check_deck(deck, casual=args.casual, fmt=args.fmt, era=args.era)
     for problem in problems:
         print(problem)
     rules = f"{args.fmt}, {'casual' if args.casual else 'tournament'}"
+    if args.era:
+        rules += f", {args.era} era: {ERAS[args.era]}"
     shape = (f"House {_house_title(deck.house)}, {len(deck.plots)} plots, "
              f"{len(deck.cards)} House-deck cards")
     if problems:

@@ -58,6 +58,9 @@ class CardDef:
     traits: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     doomed: bool = False
+    endless: bool = False
+    """The Endless mark (A Song of Night onwards, CCG): a reminder printed on the card; rules
+    that read it do so through the card's text."""
     influence: int = 0
     income: int = 0
     """Plot: gold income. Other cards: income bonus, counted even while kneeling (MAR-02)."""
@@ -66,8 +69,14 @@ class CardDef:
     claim: int = 0
     crest: tuple[str, ...] = ()
     text: str = ""
+    text_lang: str = ""
+    """The language of ``text`` when it is not English (``fr`` for the AGoTDB French data)."""
     set: str = ""
     number: int | None = None
+    printings: tuple[str, ...] = ()
+    """Every printing as ``"<set code> <letter><number>"`` (``"Winter R66"``, ``"Winter G1"``,
+    ``"KotSe F4"``): the letter is the rarity or fixed-deck letter, ``P`` a promo. ``set`` and
+    ``number`` are the first printing's. Set codes: ``cards.sets``."""
     house_only: str | None = None
     """"House X only" (DCK-04): the House card a deck needs to include this card."""
     deck_houses: tuple[str, ...] = ()

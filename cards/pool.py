@@ -13,6 +13,7 @@ loaded, and again when the cache is read.
 Command line (exit 0 ok, 1 bad input, 2 usage)::
 
     python -m cards.pool import FILE   # first line: "<N> cards imported"
+    python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
     python -m cards.pool show NAME     # one card as the engine sees it
 
 Imported card text belongs to its publisher: it lives only in the user's data
@@ -95,7 +96,8 @@ def practice_pool() -> CardPool:
     return _practice
 
 
-def _read(path: str | Path) -> tuple[CardPool, ImportReport]:
+def _read(path: str | Path, *, era: str | None = "ccg",
+          english: str | Path | None = None) -> tuple[CardPool, ImportReport]:
     path = Path(path)
     if path.is_dir():
         pool = _yaml_folder(path)
@@ -111,12 +113,18 @@ def _read(path: str | Path) -> tuple[CardPool, ImportReport]:
     if suffix == ".xml":
         from cards.importers.octgn_xml import import_octgn_xml
         return import_octgn_xml(path)
+    if suffix in (".mdb", ".accdb"):
+        from cards.importers.agotdb import import_agotdb
+        pool, report = import_agotdb(path, era=era, english=english)
+        apply_ability_data(pool)
+        return pool, report
     if suffix in (".yaml", ".yml"):
         pool = CardPool()
         _add_all(pool, load_card_file(path), str(path))
         return pool, ImportReport(source=str(path), imported=len(pool))
     raise DataError(f"unknown kind of card data ({suffix or 'no extension'})", file=str(path),
-                    hint="give an LCG .json, an OCTGN set .xml, a card file .yaml, or a folder of .yaml")
+                    hint="give an LCG .json, an OCTGN set .xml, an AGoTDB .mdb, a card file .yaml, "
+                         "or a folder of .yaml")
 
 
 def load_pool(path: str | Path) -> CardPool:
@@ -124,10 +132,14 @@ def load_pool(path: str | Path) -> CardPool:
     return _read(path)[0]
 
 
-def import_pool(path: str | Path) -> tuple[CardPool, ImportReport]:
-    """Read card data (as ``load_pool``) and cache it as the user's imported pool."""
+def import_pool(path: str | Path, *, era: str | None = "ccg",
+                english: str | Path | None = None) -> tuple[CardPool, ImportReport]:
+    """Read card data (as ``load_pool``) and cache it as the user's imported pool.
+
+    For an AGoTDB ``.mdb``: ``era`` keeps one era (``ccg``, the default, or ``lcg``) or
+    everything (None); ``english`` is the English database for a French one's text."""
     global _imported, _default
-    pool, report = _read(path)
+    pool, report = _read(path, era=era, english=english)
     save_cache(pool, report)
     _imported = _default = None
     return pool, report
@@ -269,9 +281,9 @@ def describe(card: CardDef) -> list[str]:
             return "X" if card.cost_x else ("-" if v is None else str(v))
         if f in ("icons", "naval_icons"):
             return _list(sorted(v))
-        if f in ("traits", "keywords", "crest"):
+        if f in ("traits", "keywords", "crest", "printings"):
             return _list(v)
-        if f in ("unique", "cost_x", "doomed", "promo"):
+        if f in ("unique", "cost_x", "doomed", "endless", "promo"):
             return _yes(v)
         if f == "deck_houses":
             return _list(v)
@@ -295,8 +307,15 @@ def describe(card: CardDef) -> list[str]:
 
 
 def _cmd_import(args) -> int:
-    pool, report = import_pool(args.file)
-    print(f"{len(pool)} cards imported")
+    era = None if args.all else args.era
+    pool, report = import_pool(args.file, era=era, english=args.english)
+    if hasattr(report, "skipped_other_era"):
+        from cards.importers.agotdb import headline
+        print(headline(pool, report))
+        if getattr(report, "english", ""):
+            print(f"English text from {report.english} where it has the card (by UniversalId)")
+    else:
+        print(f"{len(pool)} cards imported")
     lines = report.lines()
     if lines:
         print("Not understood:")
@@ -334,6 +353,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p_import = sub.add_parser("import", help="import card data (LCG .json, OCTGN .xml, card .yaml or a folder)")
     p_import.add_argument("file")
+    p_import.add_argument("--era", choices=("ccg", "lcg"), default="ccg",
+                          help="AGoTDB .mdb: the era to keep (default ccg: Winter Edition to Five Kings Edition)")
+    p_import.add_argument("--all", action="store_true", help="AGoTDB .mdb: keep every era")
+    p_import.add_argument("--english", metavar="MDB",
+                          help="AGoTDB: the English .mdb for a French one's text (default: AGoT - EN.mdb beside it)")
     p_import.set_defaults(run=_cmd_import)
     p_show = sub.add_parser("show", help="print one card as the engine sees it")
     p_show.add_argument("name", help="a card title or key")

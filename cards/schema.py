@@ -34,7 +34,7 @@ CORE_FIELDS = (
 
 EXTENSION_FIELDS = (
     "crest", "set", "number", "house_only", "deck_limit", "legality", "promo", "deck_rule",
-    "naval_icons", "partial",
+    "naval_icons", "partial", "endless", "text_lang", "printings",
 )
 """The project's additions (docs/card-format.md)."""
 
@@ -217,6 +217,7 @@ def card_from_mapping(m: Mapping, *, file: str | None = None, defaults: Mapping 
              "plots, agendas and House cards have no gold cost")
     only_for("doomed", tuple(t for t in TYPES if t not in NO_COST_TYPES),
              "only characters, locations, attachments and events carry the Doomed icon")
+    printings = _printings(c)
 
     house: tuple[str, ...] = ()
     if c.has("house"):
@@ -268,13 +269,13 @@ def card_from_mapping(m: Mapping, *, file: str | None = None, defaults: Mapping 
     return CardDef(
         key=key, name=name, type=ctype, house=house, unique=c.flag("unique"),
         cost=cost, cost_x=cost_x, strength=strength, icons=icons, naval_icons=naval,
-        traits=traits, keywords=keywords, doomed=c.flag("doomed"),
+        traits=traits, keywords=keywords, doomed=c.flag("doomed"), endless=c.flag("endless"),
         influence=c.integer("influence", minimum=0),
         income=c.integer("income", minimum=None),
         initiative=c.integer("initiative", minimum=None),
         claim=c.integer("claim", minimum=0),
-        crest=crest, text=text, set=c.text("set").strip(),
-        number=c.integer("number", minimum=0, default=None),
+        crest=crest, text=text, text_lang=c.text("text_lang").strip().lower(), set=c.text("set").strip(),
+        number=c.integer("number", minimum=0, default=None), printings=printings,
         house_only=house_only, deck_houses=deck_houses,
         deck_limit=c.integer("deck_limit", minimum=1, default=3),
         legality=legality, promo=c.flag("promo"), deck_rule=deck_rule,
@@ -298,6 +299,16 @@ def _traits(c: _Card) -> tuple[str, ...]:
         if trait not in result:
             result.append(trait)
     return tuple(result)
+
+
+def _printings(c: _Card) -> tuple[str, ...]:
+    if not c.has("printings"):
+        return ()
+    value = c.get("printings")
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise c.fail("printings", "must be a list of printings such as 'Winter R66'",
+                     hint="write e.g. 'printings: [Winter R66, KotSe F4]'")
+    return tuple(dict.fromkeys(" ".join(v.split()) for v in value))
 
 
 def _keywords(c: _Card) -> tuple[str, ...]:
@@ -387,15 +398,21 @@ def card_to_mapping(card: CardDef) -> dict[str, Any]:
             m[field] = list(getattr(card, field))
     if card.doomed:
         m["doomed"] = True
+    if card.endless:
+        m["endless"] = True
     for field in ("influence", "income", "initiative", "claim"):
         if getattr(card, field):
             m[field] = getattr(card, field)
     if card.text:
         m["text"] = card.text
+    if card.text_lang:
+        m["text_lang"] = card.text_lang
     if card.set:
         m["set"] = card.set
     if card.number is not None:
         m["number"] = card.number
+    if card.printings:
+        m["printings"] = list(card.printings)
     houses = card.deck_houses or ((card.house_only,) if card.house_only else ())
     if houses:
         m["house_only"] = list(houses)

@@ -380,3 +380,20 @@ def test_a_broken_scenario_is_a_message_not_a_traceback(tmp_path):
     assert out.returncode == 2
     assert "step 1: marshal: no card 'Nobody'" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_new_game_dialog_restricts_to_an_era(qtbot):
+    import pytest
+
+    from app.dialogs import GameSetup, NewGameDialog
+    from cards.errors import DataError
+
+    dialog = NewGameDialog(None, GameSetup(seed=9, era="ccg"))
+    qtbot.addWidget(dialog)
+    assert dialog.era.currentData() == "ccg"
+    assert [dialog.era.itemText(i) for i in range(dialog.era.count())][:2] == [
+        "Any card", "CCG: Winter Edition to Five Kings Edition"]
+    setup = dialog.setup()
+    assert setup.era == "ccg"
+    with pytest.raises(DataError, match="not of the era Winter Edition to Five Kings Edition"):
+        setup.build()   # the practice decks are of no era
