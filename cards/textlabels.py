@@ -133,6 +133,11 @@ def _strip_keyword_sentences(paragraph: str) -> str:
     return " ".join(pieces).strip()
 
 
+def triggered_words(text: str) -> bool:
+    """The paragraph reads as triggered ("when", "after", "each time"...), not as a constant."""
+    return bool(_TRIGGER_WORD.search(text))
+
+
 def read_when(text: str) -> dict | None:
     """The gate a response or passive waits for, from fixed phrases; None if none is recognised."""
     if _REVEALED.match(text):

@@ -33,7 +33,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from cards.textlabels import TextAbility, read_text
+from cards.textlabels import TextAbility, read_text, triggered_words
 from engine import legality, triggers
 from engine.decisions import Decision, Refused
 from engine.state import Effect
@@ -137,12 +137,15 @@ def _usable_zone(g: Game, cid: int) -> bool:
 # ---------------------------------------------------------------------------
 
 def _fits(ta: TextAbility, step: str, phase: str) -> bool:
+    """Where a paragraph is offered. Unread timing: in the action segments; in step 5 as well when
+    its words read as triggered ("each time", "after"...), so a constant does not stop every window."""
+    unread = ta.kind == "unlabelled" or ta.kind == "passive" and ta.when is None
     if step == "action":
-        return ta.kind == "action" and ta.phase in ("any", phase) or ta.kind == "unlabelled"
+        return ta.kind == "action" and ta.phase in ("any", phase) or unread
     if step == "save_cancel":
         return ta.kind in ("save", "cancel")
     if step == "response":
-        return ta.kind == "response" or ta.kind == "unlabelled"
+        return ta.kind == "response" or unread and (ta.kind == "passive" or triggered_words(ta.text))
     return False
 
 
@@ -203,7 +206,8 @@ def options(g: Game, player: str, *, step: str, event: Any = None) -> list[dict]
                 if event is None:
                     continue
                 if ta.kind == "cancel" and not event.data.get("cannot_be_canceled") \
-                        and event.data.get("source") != cid:
+                        and event.data.get("source") != cid and event.data.get("source_class") != "framework":
+                    # a cancel by hand answers a card's effect, not the framework's steps
                     out.append(dict(base, cancel=True))
                 if ta.kind == "save" and not event.data.get("cannot_be_saved"):
                     out += [dict(base, save=v) for v in event.victims if g.card(v).moribund is None]
@@ -339,6 +343,9 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
                 raise Refused(f"{event.name} cannot be canceled (GEN-04)")
             if event.data.get("source") == cid:
                 raise Refused(f"{title} cannot cancel itself")
+            if event.data.get("source_class") == "framework":
+                raise Refused(f"{title}: a cancel by hand answers a card's effect, not a framework step "
+                              f"({event.name}) (TIM-06)")
             out["cancel"] = True
         else:
             v = answer.get("save")
