@@ -1,0 +1,76 @@
+"""A whole game with the Winter Edition premium starters (AGoTDB's French database), enforce mode,
+on the table: the French text is played by hand where it is not automated.
+
+Skips without ../shared/data/agotdb/AGoT - FR.mdb. The import goes to this test's own data folder.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from app.dialogs import GameSetup
+from app.window import TableWindow
+from engine.decisions import GameOver
+from engine.players import RandomPlayer
+from tests.app.conftest import Driver
+
+FR_MDB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "agotdb" / "AGoT - FR.mdb"
+
+
+@pytest.fixture
+def starter_table(qtbot):
+    if not FR_MDB.is_file():
+        pytest.skip("../shared/data/agotdb/AGoT - FR.mdb is not present")
+    from cards.pool import main as pool_main
+
+    assert pool_main(["import", str(FR_MDB)]) == 0
+    setup = GameSetup(names=["Alice", "Bob"], decks=["agotdb:Winter Greyjoy starter",
+                                                     "agotdb:Winter Targaryen starter"],
+                      era="ccg", mode="enforce", seed=5, ruleset="ccg-winter")
+    window = TableWindow(setup, computer_delay_ms=0)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window, Driver(window, qtbot)
+    window.close()
+
+
+def test_winter_starters_play_a_whole_game_in_enforce_mode(starter_table):
+    window, ui = starter_table
+    game, ctl, prompt = ui.game, ui.ctl, window.prompt
+    assert game.options.mode == "enforce"
+    houses = {p.name: p.house for p in game.state.players}
+    assert houses == {"Alice": "greyjoy", "Bob": "targaryen"}
+    rng = random.Random(2)
+    choosers = {n: RandomPlayer(60 + i, pass_bias=0.1) for i, n in enumerate(game.state.player_names)}
+    by_hand = 0
+    for _ in range(8000):
+        if isinstance(game.advance(), GameOver):
+            break
+        ui.take_seat()
+        d = ui.decision
+        before = len(game.history)
+        if d.kind == "by_hand_effect":
+            ui.press("done")
+        elif d.kind == "by_hand_passive":
+            ui.press("resolve" if rng.random() < 0.5 else "pass")
+        elif ctl.by_hand_options() and d.kind == "action" and rng.random() < 0.2:
+            o = ctl.by_hand_options()[0]
+            key = next(k for k in prompt.buttons if k.startswith(f"hand-{o['by_hand']}-{o['paragraph']}"))
+            ui.press(key)
+            prompt.picker.use.click()
+            by_hand += 1
+        else:
+            ui.enter(ui.pick_legal(choosers[d.player]))
+        assert len(game.history) > before, f"{d.describe()}: {prompt.msg.text()}"
+    result = game.advance()
+    assert isinstance(result, GameOver) and result.winner in game.state.player_names, result
+    assert by_hand > 0
+    french = [c for c in game.state.cards if game.defn(c).text_lang == "fr"]
+    assert french, "the starters' text is French"
+    log = "\n".join(game.state.log)
+    assert "text not automated \u2014 resolve by hand" in log
+    print(f"\n{len(game.history)} answers, {by_hand} uses by hand, {result.winner} wins in round {game.state.round}")
