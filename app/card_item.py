@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QImage, QImageReader, QLinearGradient,
                            QPainter, QPainterPath, QPen, QTextOption)
-from PySide6.QtWidgets import QApplication, QGraphicsItem
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
 CARD_W = 110
 CARD_H = 154
@@ -231,8 +231,67 @@ def _elided(text: str, font: QFont, width: float) -> str:
     return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
-def paint_face(p: QPainter, face: CardFace, image: QImage | None = None) -> None:
-    """Draw a card face in the CARD_W x CARD_H box at the origin (scale the painter for bigger)."""
+COMPACT_BELOW = 96
+"""Screen width (px) under which a card is drawn compact: its whole title, large, over the face."""
+MIN_TITLE_PX = 10.5
+"""The smallest title size on screen, in pixels, for a compact card."""
+
+
+def title_lines(title: str, width: float, px: float, max_lines: int = 3) -> tuple[QFont, list[str]]:
+    """The title wrapped word by word into at most ``max_lines`` lines of ``width`` (scene units),
+    at the largest size from ``px`` down to 80% of it that fits; the last line elided if it must."""
+    size = px
+    while True:
+        font = card_font(size, bold=True)
+        fm = QFontMetricsF(font)
+        lines, line = [], ""
+        for word in title.split():
+            trial = f"{line} {word}".strip()
+            if fm.horizontalAdvance(trial) <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+        fits = len(lines) <= max_lines and all(fm.horizontalAdvance(x) <= width for x in lines)
+        if fits or size <= px * 0.8:
+            lines = lines[:max_lines]
+            lines[-1] = fm.elidedText(lines[-1], Qt.TextElideMode.ElideRight, width) \
+                if fm.horizontalAdvance(lines[-1]) > width or len(lines) == max_lines and not fits else lines[-1]
+            return font, lines
+        size -= px * 0.05
+
+
+def paint_compact_title(p: QPainter, face: CardFace, lod: float, width: float = CARD_W) -> None:
+    """A small card's title, whole and legible: wrapped in up to three lines in a band across the
+    top of the face, at least ``MIN_TITLE_PX`` on screen (``lod``: screen pixels per scene unit).
+    ``width``: the card's width as drawn (its height when it kneels: the title stays level)."""
+    title = ("\u25c6 " if face.unique else "") + face.name
+    px = MIN_TITLE_PX / max(lod, 0.05)
+    font, lines = title_lines(title, width - 10, px, max_lines=3 if width == CARD_W else 2)
+    line_h = QFontMetricsF(font).height()
+    band = QRectF(2, 2, width - 4, line_h * len(lines) + 6)
+    frame, _ = HOUSE_COLOURS.get(face.main_house, HOUSE_COLOURS["neutral"])
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(frame).darker(135))
+    p.drawRoundedRect(band, 4, 4)
+    p.setFont(font)
+    p.setPen(QColor("white"))
+    for i, line in enumerate(lines):
+        p.drawText(QRectF(5, 5 + i * line_h, width - 10, line_h), Qt.AlignmentFlag.AlignLeft
+                   | Qt.AlignmentFlag.AlignVCenter, line)
+
+
+def paint_face(p: QPainter, face: CardFace, image: QImage | None = None, lod: float = 1.0) -> None:
+    """Draw a card face in the CARD_W x CARD_H box at the origin (scale the painter for bigger).
+    ``lod`` is the view's scale: a card smaller than ``COMPACT_BELOW`` pixels wide on screen gets
+    its whole title, large, over the top of the face (``lod=0`` leaves the title to the caller)."""
+    _paint_full_face(p, face, image)
+    if 0 < lod * CARD_W < COMPACT_BELOW and face.name:
+        paint_compact_title(p, face, lod)
+
+
+def _paint_full_face(p: QPainter, face: CardFace, image: QImage | None = None) -> None:
     rect = QRectF(0, 0, CARD_W, CARD_H)
     frame, accent = HOUSE_COLOURS.get(face.main_house, HOUSE_COLOURS["neutral"])
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -499,12 +558,12 @@ def _band(p: QPainter, y: float, text: str, colour: str) -> None:
 
 
 def paint_card(p: QPainter, face: CardFace, image: QImage | None = None, *, selected: bool = False,
-               eligible: bool = False) -> None:
+               eligible: bool = False, lod: float = 1.0) -> None:
     """A whole card: face (or back when hidden) and its marks, at the origin in card units."""
     if face.hidden:
         paint_back(p, QRectF(0, 0, CARD_W, CARD_H))
     else:
-        paint_face(p, face, image)
+        paint_face(p, face, image, lod)
     paint_marks(p, face, selected=selected, eligible=eligible)
 
 
@@ -627,10 +686,19 @@ class CardItem(DragSource, QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         if self.face is None:
             return
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        compact = lod * CARD_W < COMPACT_BELOW and not self.face.hidden
         if self.kneeling:
+            painter.save()
             painter.translate(CARD_H, 0)
             painter.rotate(90)
-        paint_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible)
+            paint_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible,
+                       lod=0 if compact else lod)
+            painter.restore()
+            if compact:  # a kneeling card's title stays level, across its width
+                paint_compact_title(painter, self.face, lod, width=CARD_H)
+            return
+        paint_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible, lod=lod)
 
     # Gestures go to the scene, which asks the controller.
     def hoverEnterEvent(self, event) -> None:
@@ -721,8 +789,9 @@ class PileItem(DragSource, QGraphicsItem):
             painter.scale(s, s)
             if pile.top is None:
                 paint_back(painter, QRectF(0, 0, CARD_W, CARD_H))
-            else:
-                paint_card(painter, pile.top, self.image)
+            else:  # the top card: compact (whole title) when small on screen
+                paint_card(painter, pile.top, self.image,
+                           lod=QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()))
             painter.restore()
         label = QRectF(0, CARD_H * s + 2, CARD_W * s + 6, self.LABEL_H)
         painter.setPen(Qt.PenStyle.NoPen)

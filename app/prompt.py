@@ -63,6 +63,31 @@ class CardButton(QToolButton):
         super().enterEvent(event)
 
 
+class ElidedLabel(QLabel):
+    """One line of plain text that ends in "…" when the room is short, never cut mid-letter or
+    drawn under its neighbour; the whole text is its tooltip."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._full = text
+        self.setToolTip(text)
+        super().setText(text)
+        self.update()
+
+    def minimumSizeHint(self):  # noqa: N802
+        hint = super().minimumSizeHint()
+        hint.setWidth(40)
+        return hint
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setPen(self.palette().windowText().color())
+        p.setFont(self.font())
+        text = self.fontMetrics().elidedText(getattr(self, "_full", ""), Qt.TextElideMode.ElideRight,
+                                             self.width())
+        p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        p.end()
+
+
 class WindowStepper(QWidget):
     """The open action window: its name (what opened it) and steps 1–6, the current one lit."""
 
@@ -232,8 +257,10 @@ class PromptBar(QFrame):
 
     card_hovered = Signal(object)
     STRIP_H = round(CARD_H * 0.6) + 40
+    COMPACT = 112
+    """The bar's height for a question and a row of buttons; it grows by the strip's height only
+    while a strip of cards is shown (plots to choose, a deck searched), then shrinks back."""
     HEIGHT = STRIP_H + 78
-    """Fixed, so the table does not rescale from one question to the next."""
 
     def __init__(self, controller, face_of, on_table=lambda cid: True):
         """``face_of(card_id)`` gives the CardFace to draw (the table's view of a card);
@@ -256,7 +283,7 @@ class PromptBar(QFrame):
         outer.setContentsMargins(10, 4, 10, 6)
         outer.setSpacing(3)
         top = QHBoxLayout()
-        self.status = QLabel()
+        self.status = ElidedLabel()
         self.status.setStyleSheet("color: #3a3025; font-size: 13px;")
         top.addWidget(self.status, 1)
         self.stepper = WindowStepper()
@@ -291,7 +318,7 @@ class PromptBar(QFrame):
         answer.addWidget(self.msg, 2)
         outer.addLayout(answer)
         outer.addStretch()
-        self.setFixedHeight(self.HEIGHT)
+        self.setFixedHeight(self.COMPACT)
         controller.message.connect(self.show_message)
 
     # -- messages ------------------------------------------------------------------
@@ -324,20 +351,34 @@ class PromptBar(QFrame):
         self.buttons[key] = b
         return b
 
+    def _show_strip(self) -> None:
+        self.strip_area.show()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Compact, unless a strip of cards is shown (only then does the table give room)."""
+        want = self.COMPACT + (self.STRIP_H - 34 if not self.strip_area.isHidden() else 0)
+        if self.height() != want:
+            self.setFixedHeight(want)
+
     def _add(self, widget: QWidget) -> None:
         self.row.addWidget(widget)
         widget.show()  # a layout shows new children only on the next event loop turn
 
     def refresh(self) -> None:
         """Rebuild from the controller: called after every change."""
+        self._refresh()
+        self._fit_height()
+
+    def _refresh(self) -> None:
         ctl = self.controller
         g = ctl.game
         st = g.state
         self._clear()
         fp = f" \u00b7 first player: {st.first_player}" if st.first_player else ""
         active = f" \u00b7 active: {st.active_player}" if st.active_player else ""
-        self.status.setText(f"<b>Round {st.round}</b> \u00b7 {st.phase.capitalize()} phase{active}{fp}"
-                            f" \u00b7 <i>{ctl.mode} mode</i>")
+        self.status.setText(f"Round {st.round} \u00b7 {st.phase.capitalize()} phase{active}{fp}"
+                            f" \u00b7 {ctl.mode} mode")
         d = ctl.decision
         self.stepper.set_window(*stepper_state(st, d))
         self.picks.setText("")
@@ -365,6 +406,7 @@ class PromptBar(QFrame):
         build = getattr(self, f"_build_{d.kind}", self._build_default)
         build(d)
         self.row.addStretch()
+        self._fit_height()
 
     def _sum_str(self, ids) -> int:
         return sum(self.controller.game.strength(c) for c in ids)
@@ -402,7 +444,7 @@ class PromptBar(QFrame):
             self.buttons[f"plot-{cid}"] = b
         box.addStretch()
         self.strip_area.setWidget(strip)
-        self.strip_area.show()
+        self._show_strip()
         self.picks.setText("Click the plot to reveal (hover over one to read it).")
 
     def _build_first_player(self, d) -> None:
@@ -521,7 +563,7 @@ class PromptBar(QFrame):
         if old is not None:
             old.deleteLater()
         self.strip_area.setWidget(strip)
-        self.strip_area.show()
+        self._show_strip()
 
     def _build_by_hand_passive(self, d) -> None:
         ctl = self.controller
@@ -630,7 +672,7 @@ class PromptBar(QFrame):
             self.buttons[f"pick-{cid}"] = b
         box.addStretch()
         self.strip_area.setWidget(strip)
-        self.strip_area.show()
+        self._show_strip()
 
     def _build_choose(self, d) -> None:
         ctl = self.controller

@@ -33,9 +33,8 @@ HOTKEYS = (
 
 
 _BANNERS = (
-    (re.compile(r"^R\d+ \w+: (\w+) challenge: (.+?) (\d+) STR vs (.+?) (\d+) STR; (.+)$"),
-     lambda m: f"{m.group(6)[0].upper()}{m.group(6)[1:]} \u2014 {m.group(1)} challenge, "
-               f"{m.group(3)} STR to {m.group(5)}"),
+    (re.compile(r"^R\d+ \w+: (\w+) challenge: (.+? \d+ STR vs .+? \d+ STR); (.+)$"),
+     lambda m: f"{m.group(3)[0].upper()}{m.group(3)[1:]} \u2014 {m.group(1)} challenge: {m.group(2)}"),
     (re.compile(r"^R\d+ \w+: (.+) declares no defenders$"), lambda m: f"{m.group(1)} declares no defenders"),
     (re.compile(r"^R\d+ \w+: (.+) claims 1 power for an unopposed challenge$"),
      lambda m: f"Unopposed: {m.group(1)} claims 1 power"),
@@ -104,6 +103,7 @@ class TableWindow(QMainWindow):
         split.addWidget(side)
         split.setStretchFactor(0, 1)
         split.setSizes([1280, 320])
+        self.split = split
         central = QWidget()
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
@@ -163,6 +163,15 @@ class TableWindow(QMainWindow):
         elif not self.controller.hands_hidden and self.privacy.isVisible():
             self.privacy.hide()
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """The card preview and log take about a fifth of the width (240 to 380 px): a small
+        window gives the table the room."""
+        super().resizeEvent(event)
+        split = getattr(self, "split", None)
+        if split is not None and split.count() == 2:
+            side = max(240, min(380, round(self.width() * 0.2)))
+            split.setSizes([max(200, self.width() - side), side])
+
     def _banner_news(self) -> None:
         """Challenge results, automatic decisions and the win get a banner over the table, not only
         a log line (the log keeps them all)."""
@@ -173,7 +182,7 @@ class TableWindow(QMainWindow):
             return
         found = [text for line in log[seen:] for text in [banner_text(line)] if text]
         if found:
-            self.show_banner(" \u2014 ".join(found[-2:]))
+            self.show_banner(found[-1])
 
     def show_banner(self, text: str, ms: int = 2600) -> None:
         banner = getattr(self, "banner", None)

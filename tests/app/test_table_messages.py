@@ -11,7 +11,7 @@ from engine.state import Window
 
 def test_banners_for_challenge_results_automatic_decisions_and_the_win():
     assert banner_text("R8 challenges: military challenge: Bob 9 STR vs Alice 6 STR; Bob wins") == \
-        "Bob wins \u2014 military challenge, 9 STR to 6"
+        "Bob wins \u2014 military challenge: Bob 9 STR vs Alice 6 STR"
     assert banner_text("R2 challenges: Alice declares no defenders") == "Alice declares no defenders"
     assert banner_text("R7 dominance: Bob wins with 15 power.") == "Bob wins with 15 power."
     assert banner_text("R1 plot: Alice reveals A Plot") is None
@@ -82,7 +82,7 @@ def test_a_challenge_result_shows_a_banner(table, qtbot):
 
     ui.advance(lambda d: any("challenge:" in line and "STR vs" in line for line in ui.game.state.log),
                chooser=RandomPlayer(3, pass_bias=0.1))
-    assert window.banner.isVisible() and "STR to" in window.banner.text()
+    assert window.banner.isVisible() and "STR vs" in window.banner.text()
 
 
 def _short_deck(tmp_path):
@@ -112,3 +112,27 @@ def test_an_illegal_deck_plays_anyway_in_advise_mode(tmp_path, capsys):
     code = main(["--offscreen", "--mode", "advise", "--deck", str(deck), "--screenshot", str(tmp_path / "t.png")])
     err = capsys.readouterr().err
     assert code == 0 and "playing it anyway (casual)" in err and (tmp_path / "t.png").exists()
+
+
+def test_small_cards_show_their_whole_title(qtbot):
+    """Level of detail: a card under ~96 px on screen draws its whole title, wrapped, at 10.5 px or
+    more on screen; at full size it keeps the printed layout."""
+    from app.card_item import CARD_W, MIN_TITLE_PX, title_lines
+    from PySide6.QtGui import QFontMetricsF
+
+    lod = 0.5  # the 2-player table at 1280x720
+    font, lines = title_lines("Lord Harlen Crakehall", CARD_W - 10, MIN_TITLE_PX / lod)
+    assert " ".join(lines) == "Lord Harlen Crakehall" and not any("\u2026" in x for x in lines)
+    assert font.pixelSize() * lod >= MIN_TITLE_PX * 0.8
+    assert all(QFontMetricsF(font).horizontalAdvance(x) <= CARD_W - 10 for x in lines)
+
+
+def test_the_table_at_1280x720_gives_the_cards_room(table, qtbot):
+    window, ui = table(seed=4)
+    window.resize(1280, 720)
+    qtbot.wait(50)
+    assert window.prompt.height() == window.prompt.COMPACT  # no strip: a compact bar
+    side = window.split.sizes()[1]
+    assert 240 <= side <= 300
+    lod = window.view.transform().m11()
+    assert lod * 110 >= 50  # cards at least 50 px wide, drawn compact with whole titles
