@@ -36,6 +36,9 @@ def play(g: Game, start_phase: str) -> Flow:
     i = phases.index(start_phase)
     while True:
         for phase in phases[i:]:
+            if phase == "taxation" and triggers.prohibited(g, g.first_player, "taxation_phase") is not None:
+                g.log("the taxation phase is skipped this round")  # core-b: Planning Ahead
+                continue
             yield from PHASES[phase](g)
         end_round(g)
         st.round += 1
@@ -252,9 +255,12 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
                                             "cannot_be_canceled": ab.cannot_be_canceled or source_class == "agenda",
                                             "cannot_be_saved": ab.cannot_be_saved})
     ctx.event = target_event if ab.is_save_or_cancel else ev
+    ctx.x = int(answer.get("x") or 0)
+    ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []))[0]
 
     def initiate(g: Game, ev: Event) -> Flow:
         triggers.pay_costs(g, player, cid, ab, answer)
+        yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
         if not ab.is_save_or_cancel:
             ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
         targets = f" targeting {', '.join(g.name(t) if isinstance(t, int) else t for t in ctx.targets)}" \
@@ -263,14 +269,13 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
         if g.state.window is not None:
             if source_class == "event":
                 g.state.window.gates.append({"event": "played", "card": cid, "player": player})
-        return
-        yield
 
     def execute(g: Game, ev: Event) -> Flow:
         yield from settle_destinations(g, ab.effect, ctx)
-        if triggers.execute(g, ab.effect, ctx) and ab.then:
+        done = yield from triggers.execute_flow(g, ab.effect, ctx)
+        if done and ab.then:
             yield from settle_destinations(g, ab.then, ctx)
-            triggers.execute(g, ab.then, ctx)
+            yield from triggers.execute_flow(g, ab.then, ctx)
 
     ev.initiate, ev.execute = initiate, execute
     return ev
@@ -402,13 +407,15 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
             decision.options = [{"choose": list(legal)}]
         answer = yield from g.ask(decision)
         ctx.targets = list(answer["choose"])
+    yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
     ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
     g.log(f"{g.name(cid)}'s passive ability resolves")
     if g.state.window is None or g.state.window.kind != "end_of_phase":  # TIM-17: no step 2 there
         yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:
-        if triggers.execute(g, ab.effect, ctx) and ab.then:
-            triggers.execute(g, ab.then, ctx)
+        done = yield from triggers.execute_flow(g, ab.effect, ctx)
+        if done and ab.then:
+            yield from triggers.execute_flow(g, ab.then, ctx)
         yield from terminal_check(g)
 
 
@@ -760,6 +767,7 @@ def reward_dominance(g: Game, ev: Event) -> Flow:
     shown = ", ".join(f"{n} {t}" for n, t in totals.items())
     if len(leaders) == 1:  # DOM-01: a tie gives nothing
         g.log(f"dominance: {shown}; {leaders[0]} claims 1 power")
+        g.state.window.gates.append({"event": "dominance_won", "player": leaders[0]})
         g.claim_house_power(leaders[0], 1)
     else:
         g.log(f"dominance: {shown}; tied, nobody wins dominance")
@@ -770,6 +778,8 @@ def reward_dominance(g: Game, ev: Event) -> Flow:
 def stand_all(g: Game, ev: Event) -> Flow:
     for c in g.state.cards.values():  # DOM-03, C-04: every kneeling card stands
         if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
+            if c.zone == "in_play" and g.cannot(c.id, "stand"):
+                continue  # core-b: Noose and Swordpoint
             c.kneeling = False
     g.log("all kneeling cards stand")
     return
@@ -924,7 +934,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         claim = g.claim(ch.attacker)
         ev.data["claim"] = claim
         if ch.type == "military" and claim > 0:  # CHL-14/15
-            eligible = [c for c in g.characters(ch.defender) if g.card(c).moribund is None]
+            eligible = [c for c in g.characters(ch.defender) if g.card(c).moribund is None
+                        and not g.cannot(c, "be_killed")]
             count = min(claim, len(eligible))
             if count == 0:
                 return
@@ -988,7 +999,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def deadly_initiate(g: Game, ev: Event) -> Flow:
         atk = sum(1 for c in ch.attackers if g.has_keyword(c, "deadly"))
         dfn = sum(1 for c in ch.defenders if g.has_keyword(c, "deadly"))
-        eligible = [c for c in ch.defenders if g.card(c).moribund is None]
+        eligible = [c for c in ch.defenders if g.card(c).moribund is None and not g.cannot(c, "be_killed")]
         if atk <= dfn or not eligible:
             ev.cancelled = True  # nothing to resolve: not a cancel by a player
             return

@@ -170,7 +170,11 @@ class Game:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03)."""
         base = self.defn(card_id).strength or 0
         mods = sum(e.value for e in self._effects_on(card_id, "strength"))
-        mods += sum(int(m.get("strength", 0)) for m in self._constants(card_id))
+        constants = self._constants(card_id)
+        mods += sum(int(m.get("strength", 0)) for m in constants)
+        if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
+            n = len(self.card(card_id).attachments)
+            mods += sum(int(m.get("strength_per_attachment", 0)) * n for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
@@ -244,12 +248,19 @@ class Game:
         """Plot income plus income bonuses of cards the player controls, kneeling too (MAR-02)."""
         p = self.player(name)
         total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
+        if total and triggers.prohibited(self, name, "plot_income") is not None:
+            total = 0  # core-b: Blockade
         total += self.bonus(p.house_card, "income") if p.house_card is not None else 0
+        if triggers.prohibited(self, name, "income_bonuses") is not None:
+            return total  # core-b: Rains of Autumn (characters, locations and attachments)
         return total + sum(self.bonus(c, "income") for c in self.in_play_cards(name))
 
     def claim(self, name: str) -> int:
         p = self.player(name)
-        return self.defn(p.revealed_plot).claim if p.revealed_plot is not None else 0
+        if p.revealed_plot is None:
+            return 0
+        changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
+        return max(0, self.defn(p.revealed_plot).claim + changed)
 
     def gold_penalty(self, name: str, card_id: int) -> int:
         """+2 gold for a character, location or attachment of another House (MAR-07, SET-06)."""
@@ -406,6 +417,9 @@ class Game:
         c = self.card(cid)
         if c.moribund is not None:
             return False
+        if destination == "dead" and self.cannot(cid, "be_killed"):
+            self.log(f"{self.name(cid)} cannot be killed")
+            return False
         destination = self.from_play_destination(cid, destination)
         if self.state.windows:
             c.moribund = destination
@@ -535,3 +549,14 @@ class Game:
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
         self.state.reducers = [r for r in self.state.reducers if r["until"] != until]
+
+    # --- core-b additions ---
+    def cannot(self, card_id: int, what: str) -> bool:
+        """A constant says this card cannot do ``what`` now: be_killed, defend, stand."""
+        return any(what in (m.get("cannot") or ()) for m in self._constants(card_id))
+
+    def attach_problem(self, cid: int, host: int, player: str) -> str | None:
+        """Why ``cid`` cannot be attached to ``host`` now (ATT-01, KW-08), or None."""
+        if self.has_keyword(host, "no attachments"):
+            return f"{self.name(host)} takes no attachments (KW-08)"
+        return triggers.attachment_restriction_problem(self, cid, host, player)

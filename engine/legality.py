@@ -306,6 +306,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         against = opponents[0]
     if against not in opponents:
         return f"{against!r} is not an opponent {name} can challenge"
+    for e in g.state.effects:  # core-b: Mutual Cause, Mutual Blackmail, Mutual Enemies
+        if e.stat == "forbid_challenge" and e.value["type"] == ctype and set(e.value["players"]) == {name, against}:
+            return f"{name} and {against} cannot declare {ctype} challenges against one another ({g.name(e.source)}, GEN-01)"
     if not isinstance(attackers, list) or not attackers:
         return "declare at least one attacking character (CHL-02)"
     if len(set(attackers)) != len(attackers):
@@ -373,7 +376,7 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
     c = g.card(cid)
     return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
-            and cid not in ch.stealth.values() and c.moribund is None)
+            and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend"))
 
 
 def defend_decision(g: Game, ch: Challenge) -> Decision:
@@ -397,6 +400,8 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
                 raise Refused(f"{g.name(cid)} is kneeling and cannot defend (CHL-03)")
             if ch.type not in g.icons(cid):
                 raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
+            if g.cannot(cid, "defend"):
+                raise Refused(f"{g.name(cid)} cannot be declared as a defender (GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",

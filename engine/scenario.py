@@ -40,7 +40,7 @@ STEP_KEYS = {"until", "expect", "say"}
 COMMAND_KEYS = {
     "plot": set(), "first_player": set(), "setup": {"attach", "duplicates"},
     "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
-    "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x"},
+    "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x", "gate_card"},
     "duplicate_save": set(),
     # card text by hand (engine/manual.py): an extension of the scenario format
     "by_hand": {"paragraph", "cost", "targets", "removes", "save", "cancel", "gate"},
@@ -503,6 +503,8 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"trigger": refs.card(v, "trigger"), "ability": body.get("ability", 1),
                "targets": [refs.card_or_player(r, "targets") for r in body.get("targets") or []],
                "pay": refs.cards(body.get("pay") or [], "pay"), "x": body.get("x", 0)}
+        if body.get("gate_card") is not None:  # core-b: which of several opportunities a response answers
+            out["gate_card"] = refs.card(body["gate_card"], "gate_card")
     elif cmd == "by_hand":
         out = _by_hand_command(body, refs, step)
     elif cmd == "tool":

@@ -19,6 +19,7 @@ from engine.abilities.costs import payment as _payment
 from engine.abilities.effects import (REMOVAL_WORD, _describe_modify, conflicting_removals, control_problem,
                                       execute, victims_of)
 from engine.abilities.effects import execute_one as _execute_one
+from engine.abilities.effects import execute_flow, prepare_flow  # core-b: effects that ask
 from engine.abilities.effects import removes as _removes
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import (SOURCE_CLASS, candidates, cards_in_play, challenge_loser, immune_to, in_challenge,
@@ -43,7 +44,7 @@ __all__ = [
     "terminal_holds", "terminal_victims", "text_modifiers_exist", "usable_here", "use_reducer", "victims_of",
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
-    "_settle_constants",
+    "_settle_constants", "execute_flow", "prepare_flow",
 ]
 
 

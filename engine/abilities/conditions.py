@@ -65,3 +65,36 @@ def condition_holds(g: Game, cond: dict | None, ctx: Ctx) -> bool:
         if not CONDITIONS[key].impl(g, want, ctx):
             return False
     return True
+
+
+# --- core-b additions ---
+
+@condition("won_by_min", Int(minimum=1), "you won the current challenge by N or more STR")
+def _won_by_min(g, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.winner != ctx.player:
+        return False
+    mine, theirs = (ch.attacker_strength, ch.defender_strength) if ch.winner == ch.attacker else \
+        (ch.defender_strength, ch.attacker_strength)
+    return mine - theirs >= want
+
+
+@condition("opponents_min", Int(minimum=1), "you have N or more opponents still in the game")
+def _opponents_min(g, want, ctx):
+    return sum(1 for n in g.opponents(ctx.player) if not g.player(n).eliminated) >= want
+
+
+@condition("fewer_characters", TrueOnly(), "you control fewer characters than an opponent")
+def _fewer_characters(g, want, ctx):
+    mine = len(g.characters(ctx.player))
+    return any(len(g.characters(n)) > mine for n in g.opponents(ctx.player) if not g.player(n).eliminated)
+
+
+@condition("plot_income_below_yours", Words("target", "opponent"), "the revealed plot of the chosen player "
+           "(target) or of your opponent has a lower printed income than yours")
+def _plot_income_below_yours(g, want, ctx):
+    who = [t for t in ctx.targets if isinstance(t, str)] if want == "target" else g.opponents(ctx.player)[:1]
+    mine = g.player(ctx.player).revealed_plot
+    if not who or mine is None or g.player(who[0]).revealed_plot is None:
+        return False
+    return (g.defn(g.player(who[0]).revealed_plot).income or 0) < (g.defn(mine).income or 0)

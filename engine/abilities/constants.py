@@ -112,8 +112,11 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             g.__dict__["_in_constants"] = False
             g.__dict__.pop("_constant_override", None)
 
-    def mods_of(active: frozenset[int]) -> dict[int, list[dict]]:
-        g.__dict__["_in_constants"] = True
+    def mods_of(active: frozenset[int], view: dict | None = None) -> dict[int, list[dict]]:
+        if view is None:
+            g.__dict__["_in_constants"] = True
+        else:
+            g.__dict__["_constant_override"] = view
         try:
             mods: dict[int, list[dict]] = {}
             for i in sorted(active):
@@ -124,7 +127,10 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             return mods
         finally:
             g.__dict__["_in_constants"] = False
+            g.__dict__.pop("_constant_override", None)
 
+    if any(isinstance(ab.modify.get("target"), dict) for _, _, ab in constants):
+        mods_of = _seeing_constants(mods_of)  # core-b: target filters see what constants grant
     current = active_with(None)
     if not any(ab.condition for _, _, ab in constants):
         return mods_of(current)
@@ -146,6 +152,7 @@ def terminal_conditions(g: Game, cid: int) -> list[dict]:
     """The terminal conditions on a card (MOR-09): from lasting effects and its own constants."""
     out = [e.value for e in g.state.effects if e.target == cid and e.stat == "terminal"]
     out += [ab.terminal for ab in abilities(g, cid) if ab.kind == "constant" and ab.terminal]
+    out += [m["terminal"] for m in g._constants(cid) if m.get("terminal")]  # core-b: Flame-Kissed
     return out
 
 
@@ -159,8 +166,9 @@ def terminal_holds(g: Game, cid: int) -> bool:
 def terminal_victims(g: Game) -> list[int]:
     """Characters in play, not already moribund, whose terminal condition holds now."""
     if not any(e.stat == "terminal" for e in g.state.effects) and not g.__dict__.setdefault(
-            "_has_terminal", any(isinstance(a, dict) and a.get("terminal") for d in g.pool.values()
-                                 for a in d.abilities)):
+            "_has_terminal", any(isinstance(a, dict) and (a.get("terminal") or isinstance(a.get("modify"), dict)
+                                                          and a["modify"].get("terminal"))
+                                 for d in g.pool.values() for a in d.abilities)):
         return []
     return [cid for p in g.state.players for cid in p.in_play
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
@@ -188,3 +196,21 @@ def attachment_restriction_problem(g: Game, attachment: int, host: int, player: 
                 what = ", ".join(f"{k} {v}" for k, v in f.items())
                 return f"{g.name(attachment)} can only be attached to a card with {what} (ATT-01)"
     return None
+
+
+# --- core-b additions ---
+
+def _seeing_constants(mods_of):
+    """A constant's target filter sees the icons, traits, keywords and STR that other constants
+    grant (Hear Me Roar, Tourney for the Hand): select with the printed view, then again with the
+    modifiers found, until they stop changing (at most 8 times; EFF-06)."""
+    def settled(active, view=None):
+        mods = mods_of(active)
+        for _ in range(8):
+            again = mods_of(active, mods)
+            if again == mods:
+                break
+            mods = again
+        return mods
+
+    return settled

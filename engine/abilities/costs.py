@@ -164,8 +164,8 @@ def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
     if g.card_type(cid) == "event" and g.card(cid).zone == "hand":
         d = g.defn(cid)
         printed = max(0, (x if d.cost_x else (d.cost or 0)) - reduction(g, player, cid))  # COS-12
-        return printed + ab.cost.get("gold", 0)
-    return ab.cost.get("gold", 0)
+        return printed + ab.cost.get("gold", 0) + (x if ab.cost.get("gold_x") else 0)
+    return ab.cost.get("gold", 0) + (x if ab.cost.get("gold_x") else 0)
 
 
 def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0,
@@ -303,3 +303,13 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
         c.moribund = "dead" if g.has_keyword(cid, "deathbound") else "discard"
         if g.has_keyword(cid, "limited"):
             p.limited_played = True
+
+
+# --- core-b additions ---
+
+def _check_gold_x(g, player, cid, ab, ctx, value):
+    return None  # the X of the answer, with the gold, in restriction_problem (gold_cost)
+
+
+cost("gold_x", TrueOnly(), "pay X gold, X chosen by the player (the answer's `x`); effects read it as `x`",
+     pay=_no_pay)(_check_gold_x)

@@ -91,6 +91,8 @@ def _kneel_or_stand(g, name, arg, ctx):
     for cid in select(g, arg, ctx):
         if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
             continue
+        if name == "stand" and g.cannot(cid, "stand"):
+            continue  # core-b: a constant says it cannot stand
         if g.card(cid).kneeling != (name == "kneel"):
             g.card(cid).kneeling = name == "kneel"
             done = True
@@ -430,3 +432,314 @@ def victims_of(g: Game, ab, ctx: Ctx) -> tuple[list[int], str]:
             out += [c for c in select(g, e.get("kill", e.get("discard")), ctx)
                     if g.card(c).zone in ("in_play", "attached") and g.card(c).moribund is None]
     return out, removal
+
+
+# --- core-b additions ---
+# Effects that ask: ``prepare`` (a generator run in step 1, after the targets are chosen: choices that
+# are part of initiating, COS-07) or ``asks`` (the implementation itself is a generator that yields
+# decisions while the effect resolves: a search, naming a card, a new plot). ``execute_flow`` runs an
+# effect list, yielding those decisions; ``prepare_flow`` runs the prepare steps.
+
+from engine.abilities.conditions import condition_holds  # noqa: E402
+from engine.abilities.filters import candidates  # noqa: E402
+from engine.abilities.registry import FROM, Mapping  # noqa: E402
+from engine.decisions import Decision, Refused  # noqa: E402
+
+EVERY_PLAYER = Words("you", "opponent", "each_opponent", "target", "each_player", "you_and_target",
+                     "most_cards_in_hand")
+AMOUNT = Either(Int(minimum=None), Words("x", "minus_x"), form="N | x | minus_x")
+
+
+def _amount(value, ctx: Ctx) -> int:
+    if value == "x":
+        return int(ctx.x)
+    if value == "minus_x":
+        return -int(ctx.x)
+    return int(value)
+
+
+def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, what: str) -> Decision:
+    """A ``choose`` decision (its checker only reads: distinct, eligible, between lo and hi)."""
+    def check(answer: dict) -> dict:
+        picks = answer.get("choose")
+        if not isinstance(picks, list):
+            raise Refused("choose takes a list")
+        if len(set(map(str, picks))) != len(picks):
+            raise Refused("choose each one only once")
+        for pick in picks:
+            if pick not in choices:
+                label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
+                raise Refused(f"{label} cannot be chosen: choose {what}")
+        if not lo <= len(picks) <= hi:
+            need = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise Refused(f"choose {need}, not {len(picks)}")
+        return {"choose": list(picks)}
+
+    d = Decision("choose", player, prompt, choices=list(choices), min_count=lo, max_count=hi, checker=check)
+    if lo == hi == len(choices):
+        d.options = [{"choose": list(choices)}]
+    return d
+
+
+@effect("plot_claim", AMOUNT, "changes the claim value of the players' revealed plots by N (x: the X paid; "
+        "minus_x: lowered by X), floor 0, until the end of the challenge (default)",
+        keys={"player": EVERY_PLAYER, "house": Words(*("stark", "lannister", "baratheon", "greyjoy",
+                                                     "targaryen", "martell")), "until": UNTIL})
+def _plot_claim(g, e, arg, ctx):
+    n = _amount(arg, ctx)
+    done = False
+    for who in select(g, e.get("player", "opponent"), ctx):
+        p = g.player(who)
+        if p.revealed_plot is None or e.get("house") and p.house != e["house"]:
+            continue
+        g.state.effects.append(Effect(p.revealed_plot, "claim", n, e.get("until", "challenge"), ctx.source))
+        g.log(f"{g.name(ctx.source)}: the claim of {who}'s {g.name(p.revealed_plot)} {n:+d}")
+        done = True
+    return done
+
+
+@effect("forbid_challenges", Words(*("military", "intrigue", "power")), "you and the chosen player cannot "
+        "declare challenges of this type against one another until the end of the round (default)",
+        keys={"player": Words("target", "opponent"), "until": UNTIL})
+def _forbid_challenges(g, e, arg, ctx):
+    others = [w for w in select(g, e.get("player", "target"), ctx) if isinstance(w, str) and w != ctx.player]
+    for other in others:
+        g.state.effects.append(Effect(ctx.source, "forbid_challenge", {"type": arg, "players": [ctx.player, other]},
+                                      e.get("until", "round"), ctx.source))
+        g.log(f"{g.name(ctx.source)}: {ctx.player} and {other} cannot declare {arg} challenges against one "
+              f"another")
+    return bool(others)
+
+
+def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
+    """Each chooser picks, in turn from you clockwise; the filter is read as the chooser's own (``you``
+    is the chooser) or, with ``among: each_player``, as each player's in turn."""
+    f = dict(arg)
+    ctx.chosen, ctx.unchosen = [], []
+    for chooser in select(g, e.get("by", "you"), ctx):
+        owners = [chooser] if e.get("among", "own") == "own" else \
+            [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
+        for owner in owners:
+            sub = Ctx(ctx.source, owner, ctx.ability)
+            cands = [c for c in candidates(g, f, sub) if c not in ctx.chosen and c not in ctx.unchosen
+                     and not immune_to(g, c, ctx.source, _kind(ctx))]
+            if "keep" in e:
+                lo = hi = max(0, len(cands) - int(e["keep"]))
+            else:
+                hi = min(int(e.get("count", 1)), len(cands))
+                lo = 0 if e.get("up_to") else hi
+            picks: list = []
+            if hi > 0:
+                whose = "" if owner == chooser else f" of {owner}'s"
+                d = _choice(g, chooser, f"{g.name(ctx.source)}: choose {lo if lo == hi else f'up to {hi}'}"
+                            f"{whose} card{'s' if hi != 1 else ''}", cands, lo, hi, "a card the ability offers")
+                answer = yield from g.ask(d)
+                picks = list(answer.get("choose") or [])
+            g.log(f"{chooser} chooses {', '.join(g.name(c) for c in picks) or 'nothing'} ({g.name(ctx.source)})")
+            ctx.chosen += picks
+            ctx.unchosen += [c for c in cands if c not in picks]
+
+
+@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you) each choose "
+        "`count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
+        "chooser's (`controller: you` = the chooser's own; `among: each_player`: one choice among each player's "
+        "cards). Later effects act on `chosen` and `unchosen`",
+        keys={"by": EVERY_PLAYER, "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
+              "among": Words("own", "each_player")}, prepare=_prepare_chooses)
+def _chooses(g, e, arg, ctx):
+    return bool(ctx.chosen) or bool(e.get("up_to")) or "keep" in e
+
+
+def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
+    f = dict(arg) if isinstance(arg, dict) else {}
+    found_any = False
+    for who in select(g, e.get("player", "you"), ctx):
+        sub = Ctx(ctx.source, who, ctx.ability)
+        found = [c for c in g.player(who).deck if matches(g, c, f, sub)]
+        to_play = e.get("to") == "play"
+        if to_play:
+            found = [c for c in found if not unique_problem(g, who, c)]  # C-08
+        pick = None
+        if found:
+            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
+                        "a matching card of your deck")
+            answer = yield from g.ask(d)
+            pick = answer["choose"][0]
+        if pick is not None:
+            found_any = True
+            if to_play:
+                g.put_in_play(pick, who)
+                g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
+                if g.state.window is not None:
+                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who})
+            else:
+                g.move_to_pile(pick, "hand")
+                g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
+        else:
+            g.log(f"{who} searches the deck and finds nothing ({g.name(ctx.source)})")
+        g.shuffle_deck(who)  # ZON-16
+    return found_any
+
+
+effect("search_pick", FilterSchema(), "each player of `player` (default you) searches his deck, chooses a "
+       "matching card, reveals it and puts it into his hand (or with `to: play` into play, C-08), then shuffles "
+       "(ZON-16)", keys={"player": EVERY_PLAYER, "to": Words("hand", "play")}, asks=True)(_search_pick)
+
+
+def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
+    cards = [c for c in select(g, arg, ctx)]
+    to = e.get("to", "target")
+    done = False
+    for cid in cards:
+        if isinstance(to, dict):
+            hosts = [h for h in candidates(g, dict(to), ctx) if h != cid and not g.attach_problem(cid, h, ctx.player)]
+            if not hosts:
+                g.log(f"{g.name(cid)} cannot be attached: it is discarded ({g.name(ctx.source)})")
+                if g.card(cid).zone == "played":
+                    continue  # it goes to the discard pile with the event
+                if g.card(cid).zone in ("in_play", "attached"):
+                    g.remove(cid, "discard")
+                continue
+            d = _choice(g, ctx.player, f"{g.name(ctx.source)}: choose where {g.name(cid)} is attached", hosts, 1, 1,
+                        "a card it can be attached to")
+            answer = yield from g.ask(d)
+            host = answer["choose"][0]
+        else:
+            found = [h for h in select(g, to, ctx) if h != cid]
+            if not found or g.attach_problem(cid, found[0], ctx.player):
+                continue
+            host = found[0]
+        g.attach(cid, host, ctx.player)
+        g.card(cid).moribund = None
+        g.log(f"{ctx.player} attaches {g.name(cid)} to {g.name(host)} ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
+       "`to`: a selector (target) or a FILTER whose card the controller chooses as the effect resolves; an "
+       "illegal host is never offered (ATT-01), and a card that no host can take is discarded",
+       keys={"to": Either(Words("target", "host"), FilterSchema(), form="target | FILTER")}, asks=True)(_attach)
+
+
+@effect("take_to_hand", card_selector(), "puts the cards from a pile (dead, discard) into their owner's hand")
+def _take_to_hand(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if g.card(cid).zone in ("dead", "discard", "deck"):
+            g.move_to_pile(cid, "hand")
+            g.log(f"{g.name(cid)} returns to {g.card(cid).owner}'s hand ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+@effect("discard_cards", card_selector(), "discards the cards from their owner's hand (chosen with `chooses` "
+        "from: hand)")
+def _discard_cards(g, e, arg, ctx):
+    picks = [c for c in select(g, arg, ctx) if g.card(c).zone == "hand"]
+    for cid in picks:
+        g.move_to_pile(cid, "discard")
+    if picks:
+        g.log(f"{', '.join(g.name(c) for c in picks)} discarded from hand ({g.name(ctx.source)})")
+    return bool(picks)
+
+
+def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
+    titles = sorted({d.name for d in g.pool.values() if d.type not in ("plot", "agenda", "house")})
+    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a card", titles, 1, 1, "a card title")
+    by_title = d.checker
+    # a card (its id) names its title too
+    d.checker = lambda a: by_title({"choose": [g.name(c) if isinstance(c, int) and c in g.state.cards else c
+                                               for c in a.get("choose") or []]} if isinstance(a.get("choose"), list) else a)
+    answer = yield from g.ask(d)
+    title = answer["choose"][0]
+    g.log(f"{ctx.player} names {title} ({g.name(ctx.source)})")
+    for who in select(g, arg, ctx):
+        hand = g.player(who).hand
+        g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'}")
+        hit = [c for c in hand if g.name(c) == title]
+        for cid in hit:
+            g.move_to_pile(cid, "discard")
+        g.log(f"{who} discards {len(hit)} card{'s' if len(hit) != 1 else ''} named {title}")
+    return True
+
+
+effect("name_and_discard", EVERY_PLAYER, "you name a card title; each player named here reveals his hand and "
+       "discards every card with that title", asks=True)(_name_and_discard)
+
+
+def _new_plot(g: Game, e: dict, arg: Any, ctx: Ctx):
+    done = False
+    for who in select(g, arg, ctx):
+        p = g.player(who)
+        if not p.plot_deck and p.used_plots:
+            for cid in p.used_plots:  # PLT-04
+                g.card(cid).zone = "plot_deck"
+            p.plot_deck, p.used_plots = p.plot_deck + p.used_plots, []
+        if not p.plot_deck:
+            continue
+        d = _choice(g, who, f"{g.name(ctx.source)}: choose a new plot to reveal", list(p.plot_deck), 1, 1,
+                    "a plot of your plot deck")
+        answer = yield from g.ask(d)
+        cid = answer["choose"][0]
+        if p.revealed_plot is not None:
+            g.move_to_pile(p.revealed_plot, "used_plots")
+        g._detach_from_location(cid)
+        g.card(cid).zone = "revealed_plot"
+        p.revealed_plot = cid
+        g.log(f"{who} reveals a new plot: {g.name(cid)} ({g.name(ctx.source)})")
+        if g.state.window is not None:
+            g.state.window.gates.append({"event": "plot_revealed", "card": cid, "player": who})
+        done = True
+    return done
+
+
+effect("new_plot", EVERY_PLAYER, "the player chooses a plot of his plot deck and reveals it as his new plot (the "
+       "old one goes to his used pile; its \"when revealed\" triggers)", asks=True)(_new_plot)
+
+
+class _Condition(Mapping):
+    """A condition mapping: the condition words of the registry, read when the data is checked."""
+
+    def __init__(self):
+        super().__init__({}, form="CONDITION", what="a condition")
+
+    def check(self, value, where):
+        self.keys = {k: w.value for k, w in REGISTRY["condition"].items()}
+        super().check(value, where)
+
+
+@effect("check", _Condition(), "resolves only if the condition holds now (so `then` follows "
+        "only then: \"if ..., claim 1 power\")")
+def _check(g, e, arg, ctx):
+    return condition_holds(g, dict(arg), ctx)
+
+
+def prepare_flow(g: Game, effects: tuple, ctx: Ctx):
+    """Step 1: the choices some effects make while the ability is initiated."""
+    for e in effects:
+        if isinstance(e, dict):
+            name = next((k for k in e if k in EFFECTS), None)
+            prep = EFFECTS[name].extra.get("prepare") if name else None
+            if prep is not None:
+                yield from prep(g, e, e[name], ctx)
+
+
+def execute_flow(g: Game, effects: tuple, ctx: Ctx):
+    """``execute``, yielding the decisions of effects that ask while they resolve."""
+    ok = True
+    for e in effects:
+        name = e if isinstance(e, str) else next(k for k in e if k in EFFECTS)
+        word = EFFECTS[name]
+        if word.extra.get("asks"):
+            done = yield from word.impl(g, e, e[name], ctx)
+        else:
+            done = execute_one(g, e, ctx)
+        ok = done and ok
+    g.discard_illegal_attachments()
+    return ok
+
+
+def needs_flow(effects: tuple) -> bool:
+    return any(isinstance(e, dict) and any(EFFECTS[k].extra.get("asks") or EFFECTS[k].extra.get("prepare")
+                                           for k in e if k in EFFECTS) for e in effects)

@@ -46,7 +46,7 @@ event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
       opened_by=(FLOW,))
 event("plot_revealed", {"card": CARD, "player": PLAYER}, "a plot is revealed (\"When revealed:\" is `card: "
-      "self`)", opened_by=(FLOW,))
+      "self`)", opened_by=(FLOW, EFFECTS))  # core-b: new_plot opens it too
 event("saved", {"card": CARD, "player": PLAYER}, "a card was saved (card, its controller)",
       opened_by=(FLOW, EFFECTS, MANUAL))
 event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,))
@@ -59,6 +59,9 @@ event("would_leave_play", {"card": CARD}, "step 2 only: a card the resolving eff
       "— for saves", opened_by=(RUNTIME,), step="save_cancel")
 event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER}, "step 2 only: the effect being resolved "
       "(source: its class; card; player) — for cancels", opened_by=(RUNTIME,), step="save_cancel")
+
+# --- core-b additions ---
+event("dominance_won", {"player": PLAYER}, "a player wins dominance (the winner)", opened_by=(FLOW,))
 
 EVENTS = REGISTRY["event"]
 

@@ -221,3 +221,45 @@ def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
     else:
         pool = list(g.player(ctx.player).pile(where))
     return [c for c in pool if matches(g, c, f, ctx)]
+
+
+# --- core-b additions ---
+
+from cards.model import CRESTS  # noqa: E402
+
+
+@filter_key("crest", OneOrList(Words(*CRESTS)), "has the crest (any of a list): noble, war, learned, holy, shadow; a "
+                                                "crest is not a trait")
+def _crest(g, cid, want, ctx):
+    return any(w in g.defn(cid).crest for w in _listed(want))
+
+
+from engine.abilities.registry import FilterSchema, ListOf  # noqa: E402
+
+
+@filter_key("not", FilterSchema(form="FILTER"), "does not match the filter (non-Limited, non-House Stark, "
+                                                "another than the host)")
+def _not(g, cid, want, ctx):
+    return not matches(g, cid, dict(want), ctx)
+
+
+@filter_key("any_of", ListOf(FilterSchema(form="FILTER")), "matches at least one of the filters")
+def _any_of(g, cid, want, ctx):
+    return any(matches(g, cid, dict(f), ctx) for f in want)
+
+
+@filter_key("one_per_character", TrueOnly(), "(an attachment's `attach_to`) the host has no other attachment "
+                                             "with this card's title (\"Limit 1 per character\")")
+def _one_per_character(g, cid, want, ctx):
+    title = g.name(ctx.source)
+    return not any(a != ctx.source and g.name(a) == title for a in g.card(cid).attachments)
+
+
+@filter_key("income_min", Int(), "printed gold (income) N or more")
+def _income_min(g, cid, want, ctx):
+    return (g.defn(cid).income or 0) >= want
+
+
+@filter_key("attachments_max", Int(), "has N attachments or fewer, this card not counted")
+def _attachments_max(g, cid, want, ctx):
+    return sum(1 for a in g.card(cid).attachments if a != ctx.source) <= want

@@ -35,6 +35,8 @@ class Ability:
     from_hand: bool = False
     """Used while the card is in its owner's hand ("put this card into play from your hand")."""
     granted: bool = False
+    from_dead: bool = False
+    """core-b: used while the card is in its owner's dead pile (Forever Burning)."""
     """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
     cannot_be_canceled: bool = False
     cannot_be_saved: bool = False
@@ -70,4 +72,13 @@ class Ctx:
     destinations: dict = field(default_factory=dict)
     """MOR-06: where the first player chose to send a card removed in several ways at once."""
     own_saves: list = field(default_factory=list)
+    # --- core-b additions ---
+    x: int = 0
+    """The X the player chose when the ability was initiated (COS-09)."""
+    paid: list = field(default_factory=list)
+    """The cards knelt for a ``kneel`` cost ("have them claim power")."""
+    chosen: list = field(default_factory=list)
+    """Cards chosen by the players for a ``chooses`` effect (in step 1)."""
+    unchosen: list = field(default_factory=list)
+    """The cards the ``chooses`` effect offered and nobody chose ("all cards not chosen")."""
     """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""

@@ -11,7 +11,7 @@ from typing import Any
 from engine.abilities import conditions, costs, effects, events, filters, selectors  # noqa: F401 - the words
 from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
-from engine.abilities.registry import (FROM, REGISTRY, Bool, FilterSchema, Int, Mapping, Nested, Text,
+from engine.abilities.registry import (FROM, REGISTRY, Bool, FilterSchema, Int, ListOf, Mapping, Nested, Text,
                                        TrueOnly, Where, Words, card_selector)
 
 KINDS = ("action", "response", "passive", "constant")
@@ -208,7 +208,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("text",):
         if key in a:
             Text().check(a[key], where.at(key, a, key))
-    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted"):
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
     modify = a.get("modify")
@@ -236,6 +236,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    limit=limit, cost=dict(cost), choose=choose, effect=seqs[0], then=seqs[1],
                    modify=modify, attach_to=attach_to, text=str(a.get("text") or ""),
                    granted=bool(a.get("granted")), from_hand=bool(a.get("from_hand")),
+                   from_dead=bool(a.get("from_dead")),
                    prohibit=prohibit, control_host=control_host, terminal=terminal,
                    cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                    cannot_be_saved=bool(a.get("cannot_be_saved")))
@@ -260,3 +261,20 @@ def _parse_nested(raw: tuple, where: Where) -> list[Ability]:
 
 
 Nested.parse = staticmethod(_parse_nested)
+
+
+# --- core-b additions ---
+
+PROHIBITIONS = PROHIBITIONS + ("income_bonuses", "plot_income", "taxation_phase")
+"""income_bonuses: characters, locations and attachments give no income (Rains of Autumn); plot_income:
+the revealed plot's income is 0 (Blockade); taxation_phase: the taxation phase is skipped (Planning Ahead)."""
+PROHIBIT = Mapping({"what": Words(*PROHIBITIONS), "max": Int(), "player": Words("you", "opponent", "each")},
+                   required=("what",), what="prohibit")
+CANNOT = ("be_killed", "defend", "stand")
+"""A constant's ``cannot: [...]``: the targets cannot be killed, be declared as defenders, or stand."""
+CONSTANT_MODIFY = Mapping({"target": card_selector(), "gain": Nested(), "gold_penalty": Int(minimum=None),
+                           **MODIFIERS, "cannot": ListOf(Words(*CANNOT)),
+                           "strength_per_attachment": Int(minimum=None), "terminal": FilterSchema()},
+                          what="modify")
+ABILITY_KEYS["from_dead"] = "true: used while in its owner's dead pile (the card returns itself)"
+_NOT_CONSTANT = _NOT_CONSTANT + ("from_dead",)

@@ -68,6 +68,7 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
             g.state.clockwise_from(ctx.player)
         return [n for n in names if not g.player(n).eliminated]
     removes = any(_removes(e) for e in ab.effect)
+    kills = any(isinstance(e, dict) and "kill" in e for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
     for t in candidates(g, ab.choose, ctx):
@@ -75,6 +76,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
             continue  # IMM-03
         if removes and g.card(t).moribund is not None:
             continue  # MOR-03
+        if kills and g.cannot(t, "be_killed"):
+            continue  # core-b: a card that cannot be killed is no target for a kill
         if steals and control_problem(g, ctx.player, t):
             continue  # UNQ-02, UNQ-04
         if _entry_problem(g, ab, ctx, t):
@@ -120,7 +123,8 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
                     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
                         continue
                     out.append(Opportunity(cid, ab, gt, i))
-                    break
+                    if step != "response":
+                        break  # core-b: a response may answer any one of its matching gates
     return out
 
 
@@ -188,6 +192,8 @@ def options(g: Game, player: str, *, step: str, event: Any = None, cap: int = 8)
         if pay is None:
             continue
         base = {"trigger": o.card, "ability": ab.index, "targets": [], "pay": pay, "x": 0}
+        if step == "response" and o.gate_index is not None:
+            base["gate"] = o.gate_index  # core-b: which opportunity it answers
         if ab.choose is not None:
             legal = legal_targets(g, o.card, ab, ctx)
             count = min(ab.choose.get("count", 1), len(legal))
@@ -237,8 +243,11 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
         raise Refused(f"{g.name(cid)} is not a save or cancel; normal responses come in step 5 (TIM-06)")
     if step == "response" and ab.is_save_or_cancel:
         raise Refused(f"{g.name(cid)} saves or cancels: it is played in step 2, right after what it answers")
+    gate, gate_card = answer.get("gate"), answer.get("gate_card")
     for o in available(g, player, step=step, event=event):
-        if o.card == cid and o.ability.index == n:
+        if o.card == cid and o.ability.index == n and (step != "response" or (
+                (gate is None or o.gate_index == gate)
+                and (gate_card is None or (o.gate or {}).get("card") == gate_card))):
             return o
     ctx = Ctx(cid, player, ab, event=event)
     problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False)
@@ -284,7 +293,10 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
             raise Refused(problem)
     if o.ability.cost.get("kneel_self") and o.card in pay:
         raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
-    return {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+    out = {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+    if step == "response" and o.gate_index is not None:
+        out["gate"] = o.gate_index  # core-b
+    return out
 
 
 def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:

@@ -75,3 +75,37 @@ def select(g: Game, sel: Any, ctx: Ctx) -> list:
     if isinstance(sel, dict):
         return candidates(g, sel, ctx)
     return []
+
+
+# --- core-b additions ---
+
+@selector("chosen", "card", "the cards the players chose for this ability's `chooses` effect")
+def _chosen(g, ctx):
+    return list(ctx.chosen)
+
+
+@selector("unchosen", "card", "the cards a `chooses` effect offered that nobody chose (\"all ... not chosen\")")
+def _unchosen(g, ctx):
+    return list(ctx.unchosen)
+
+
+@selector("paid", "card", "the cards knelt to pay this ability's `kneel` cost")
+def _paid(g, ctx):
+    return list(ctx.paid)
+
+
+@selector("each_player", "player", "every player still in the game, clockwise from you")
+def _each_player(g, ctx):
+    return [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
+
+
+@selector("you_and_target", "player", "you, then the chosen player")
+def _you_and_target(g, ctx):
+    return [ctx.player] + [t for t in ctx.targets if isinstance(t, str) and t != ctx.player]
+
+
+@selector("most_cards_in_hand", "player", "the player (or each tied player) with the most cards in hand")
+def _most_cards_in_hand(g, ctx):
+    names = [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
+    most = max(len(g.player(n).hand) for n in names)
+    return [n for n in names if len(g.player(n).hand) == most]

@@ -63,6 +63,7 @@ def ability_sources(g: Game, player: str) -> list[int]:
     out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
     out += [c for c in p.hand if g.card_type(c) == "event" or c in _from_hand_cards(g, p.hand)]
     out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
+    out += [c for c in p.dead if c in _from_dead_cards(g, p.dead)]
     return out
 
 
@@ -85,6 +86,20 @@ def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
     if ab.granted:
         return is_granted(g, player, cid, ab)
     zone = g.card(cid).zone
+    if ab.from_dead or zone == "dead":
+        return ab.from_dead and zone == "dead"  # core-b: Forever Burning
     if g.card_type(cid) == "event" or ab.from_hand:  # "... from your hand": used while in hand
         return zone == "hand"
     return zone != "hand"
+
+
+# --- core-b additions ---
+
+def _from_dead_cards(g: Game, dead: list[int]) -> set[int]:
+    """Cards in a dead pile with an ability used from there (``from_dead: true``)."""
+    keys = g.__dict__.get("_from_dead_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values()
+                if any(isinstance(a, dict) and a.get("from_dead") for a in d.abilities)}
+        g._from_dead_keys = keys
+    return {c for c in dead if g.card(c).key in keys} if keys else set()

@@ -137,6 +137,12 @@ def _snapshot(game: Game) -> bytes:
     return pickle.dumps((game.state, len(game.history)), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def _stalled_by_the_rules(game: Game) -> bool:
+    """Every deck is empty and nobody controls a character: nobody can gain power any more."""
+    st = game.state
+    return all(not p.deck for p in st.players) and not any(game.characters(p.name) for p in st.players)
+
+
 def play_checked(game: Game, players: dict, label: str) -> dict:
     """Play ``game`` to its end: trigger-preferring answers, mischief, invariants after every
     decision. Returns counts; any problem fails the test with the details."""
@@ -176,6 +182,8 @@ def play_checked(game: Game, players: dict, label: str) -> dict:
             fail("the engine raised while advancing", None, exc=exc)
         if isinstance(d, GameOver):
             break
+        if game.state.round > MAX_ROUNDS and _stalled_by_the_rules(game):
+            break  # docs/engine.md, "A game can stall by the rules": no deck, no character, no power to gain
         if decisions >= MAX_DECISIONS or game.state.round > MAX_ROUNDS:
             fail(f"no winner within {MAX_DECISIONS} decisions / {MAX_ROUNDS} rounds", d)
         p = players[d.player]
@@ -229,7 +237,8 @@ def play_checked(game: Game, players: dict, label: str) -> dict:
     if problems:
         fail("invariants broken at the end", None, None, problems)
     winner = game.state.winner
-    assert winner == "draw" or winner in game.state.player_names, f"{label}: winner {winner!r}"
+    assert winner == "draw" or winner in game.state.player_names or _stalled_by_the_rules(game), \
+        f"{label}: winner {winner!r}"
     return {"decisions": decisions, "refused": refused, "triggered": triggered, "offered": offered,
             "rounds": game.state.round, "keys": triggered_keys}
 
@@ -257,7 +266,7 @@ def test_core_set_games_keep_invariants(lcg_json, houses):
         for key, n in counts["keys"].items():
             total["keys"][key] = total["keys"].get(key, 0) + n
         w = game.state.winner
-        side = "draw" if w == "draw" else dict(zip(game.state.player_names, houses))[w]
+        side = "stalled" if w is None else "draw" if w == "draw" else dict(zip(game.state.player_names, houses))[w]
         total["winners"][side] = total["winners"].get(side, 0) + 1
     total["seconds"] = time.perf_counter() - started
     TOTALS[houses] = total
