@@ -272,13 +272,19 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
 
     def execute(g: Game, ev: Event) -> Flow:
         yield from settle_destinations(g, ab.effect, ctx)
-        done = yield from triggers.execute_flow(g, ab.effect, ctx)
-        if done and ab.then:
+        if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
             yield from settle_destinations(g, ab.then, ctx)
-            yield from triggers.execute_flow(g, ab.then, ctx)
+            yield from run_effects(g, ab.then, ctx)
 
     ev.initiate, ev.execute = initiate, execute
     return ev
+
+
+def run_effects(g: Game, effects: tuple, ctx) -> Flow:
+    """Carry out effects in order, asking the players the choices some of them leave to them as they
+    resolve (``one_of``, ``search``, ``discard_gold``, ``search_pick``...): a decision of that player,
+    never the first match. True if every effect resolved (COS-17). See ``triggers.execute_flow``."""
+    return (yield from triggers.execute_flow(g, effects, ctx))
 
 
 def settle_destinations(g: Game, effects: tuple, ctx) -> Flow:
@@ -413,9 +419,8 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     if g.state.window is None or g.state.window.kind != "end_of_phase":  # TIM-17: no step 2 there
         yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:
-        done = yield from triggers.execute_flow(g, ab.effect, ctx)
-        if done and ab.then:
-            yield from triggers.execute_flow(g, ab.then, ctx)
+        if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
+            yield from run_effects(g, ab.then, ctx)
         yield from terminal_check(g)
 
 
@@ -532,7 +537,7 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             target = host if host is not None else legality.duplicate_host(g, name, cid)
             g.attach(cid, target, name, duplicate=True)
             g.log(f"{name} marshals {card_name} as a duplicate on {g.name(target)}")
-        elif g.card_type(cid) == "attachment":
+        elif g.card_type(cid) == "attachment" or host is not None:
             g.attach(cid, host, name)
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} onto {g.name(host)} ({ev.data['cost']} gold)")
@@ -852,6 +857,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
 
     def kneel_attackers(g: Game, ev: Event) -> Flow:
         for c in ch.attackers:  # CHL-03
+            if triggers.does_not_kneel(g, c, "attack"):
+                g.log(f"{g.name(c)} attacks without kneeling")
+                continue
             g.card(c).kneeling = True
         return
         yield
@@ -879,6 +887,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             answer = yield from g.ask(decision)
             ch.defenders = list(answer.get("defend", []))
             for c in ch.defenders:
+                if triggers.does_not_kneel(g, c, "defend"):
+                    g.log(f"{g.name(c)} defends without kneeling")
+                    continue
                 g.card(c).kneeling = True
             if ch.defenders:
                 g.log(f"{ch.defender} defends with {', '.join(g.name(c) for c in ch.defenders)}")
@@ -922,7 +933,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             role = "attacker" if ch.winner == ch.attacker else "defender"
             loser = ch.defender if ch.winner == ch.attacker else ch.attacker
             g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,
-                                         "as": role})
+                                         "as": role, "margin": abs(atk - dfn)})
             g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
                                          "as": "defender" if role == "attacker" else "attacker"})
         return

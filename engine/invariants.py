@@ -123,7 +123,7 @@ def check_invariants(game: "Game") -> list[str]:
             if c.attached_to != holder:
                 bad(f"{lab(cid)} is on #{holder}'s {held_zone} list but attached_to is {c.attached_to}")
             h = cards.get(holder)
-            if h is not None and h.zone != "in_play":
+            if h is not None and h.zone != "in_play" and not (h.zone == "house" and held_zone == "attached"):
                 bad(f"{lab(cid)} is {held_zone} to {lab(holder)}, which is not in play (zone {h.zone})")
         else:
             if c.attached_to is not None:
@@ -136,7 +136,8 @@ def check_invariants(game: "Game") -> list[str]:
                     bad(f"{lab(cid)} is in {holder}'s {held_zone} but is owned by {c.owner}")
                 if c.controller != c.owner:
                     bad(f"{lab(cid)} is in {c.owner}'s {held_zone} but controlled by {c.controller}")
-        if (c.attachments or c.duplicates) and zone not in ("in_play", "attached"):
+        if (c.attachments or c.duplicates) and zone not in ("in_play", "attached") and \
+                not (zone == "house" and not c.duplicates):  # ZON-04: the House card is in play
             bad(f"{lab(cid)} is not in play (zone {zone}) but carries attachments {c.attachments} "
                 f"/ duplicates {c.duplicates}")
         if zone in _PILE_SET and (c.power or c.kneeling or c.facedown):

@@ -39,6 +39,7 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     base = x if d.cost_x else (d.cost or 0)
     extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # +1 penalty; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
+    reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
 
 
@@ -49,6 +50,8 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
     if host not in g.state.cards:
         return f"there is no card {host} to attach {title} to"
     h = g.card(host)
+    if h.zone == "house" and "house" in triggers.host_types(g, cid):
+        return triggers.attachment_restriction_problem(g, cid, host, g.card(cid).owner)
     if h.zone != "in_play" or h.facedown:
         return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
     if h.moribund is not None:
@@ -125,10 +128,12 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     problem = unique_problem(g, name, card)
     if problem:
         return problem
-    if d.type == "attachment":
+    if d.type == "attachment" or attach_to is not None and may_attach(g, card):
         problem = attach_problem(g, card, attach_to)
         if problem:
             return problem
+    elif attach_to is not None:
+        return f"{title} is a {d.type}: it is not played as an attachment (ATT-01)"
     cost = marshal_cost(g, name, card, x)
     if cost > p.gold:
         penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
@@ -147,6 +152,10 @@ def marshal_options(g: Game, name: str) -> list[dict]:
         if d.unique and duplicate_host(g, name, cid) is not None:
             out.append({"marshal": cid, "duplicate": True, "attach_to": None, "x": 0})
             continue
+        if d.type != "attachment" and may_attach(g, cid):
+            for p in st.players:
+                if p.house_card is not None and marshal_problem(g, name, cid, attach_to=p.house_card) is None:
+                    out.append({"marshal": cid, "duplicate": False, "attach_to": p.house_card, "x": 0})
         if d.type == "attachment":
             for p in st.players:
                 for host in p.in_play:
@@ -283,10 +292,18 @@ def place_setup(g: Game, name: str, answer: dict) -> None:
 
 # -- challenges (CHL-01..07) -------------------------------------------------------------
 
+def may_attach(g: Game, cid: int) -> bool:
+    """A card of another type that its own text lets its player play as an attachment (``attach_to``
+    naming a host type, e.g. a location played on the House card)."""
+    return any(ab.kind == "constant" and ab.attach_to and "type" in ab.attach_to
+               for ab in triggers.abilities(g, cid))
+
+
 def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
-            and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None)
+            and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
+            and not triggers.cannot_be(g, cid, "attacker"))
 
 
 def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
@@ -324,6 +341,8 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} is kneeling and cannot attack (CHL-03)"
         if ctype not in g.icons(cid):
             return f"{title} has no {ctype} icon (CHL-02)"
+        if triggers.cannot_be(g, cid, "attacker"):
+            return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
     return None
 
 
@@ -349,7 +368,8 @@ def challenge_decision(g: Game, name: str) -> Decision:
 
 def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
     stealthy = [c for c in ch.attackers if g.has_keyword(c, "stealth")]
-    targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")]
+    targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")
+               and not triggers.cannot_be(g, c, "stealth_target")]
     if not stealthy or not targets:
         return None
 
@@ -376,7 +396,9 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
     c = g.card(cid)
     return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
-            and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend"))
+            and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
+            and not triggers.cannot_be(g, cid, "defender")
+            and triggers.prohibited(g, ch.defender, "declare_defenders") is None)
 
 
 def defend_decision(g: Game, ch: Challenge) -> Decision:
@@ -402,6 +424,11 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
                 raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
             if g.cannot(cid, "defend"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (GEN-01)")
+            if triggers.cannot_be(g, cid, "defender"):
+                raise Refused(f"{g.name(cid)} cannot be declared as a defender (its own text, GEN-01)")
+            stop = triggers.prohibited(g, ch.defender, "declare_defenders")
+            if stop is not None:
+                raise Refused(f"{ch.defender} cannot declare defenders ({g.name(stop[0])}, GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",

@@ -13,6 +13,7 @@ part before the steps (``cards`` or ``start``).
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eli
                "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log"}
 CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "winner", "unopposed"}
 DESTINATIONS = {"dead", "discard", "hand", "deck"}
+CHOICE_WORD = re.compile(r"^[a-z][a-z_]*$")
 ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
               "revealed_plot"}
 
@@ -433,7 +435,12 @@ class _Refs:
     def card_or_player(self, ref: Any, key: str) -> Any:
         if ref in DESTINATIONS and f"name:{ref}" not in self.labels and ref not in self.labels:
             return ref  # an extension: where a card goes, when the first player chooses (MOR-06)
-        return ref if ref in self.players else self.card(ref, key)
+        if ref in self.players:
+            return ref
+        if isinstance(ref, str) and CHOICE_WORD.match(ref) and ref not in self.labels \
+                and f"name:{ref}" not in self.labels:
+            return ref  # an extension: a label of a `one_of` choice (docs/abilities.md)
+        return self.card(ref, key)
 
 
 def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]:

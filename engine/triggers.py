@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from engine.abilities.conditions import condition_holds
 from engine.abilities.constants import (_constant_keys, _constant_sources, _fingerprint, _settle_constants,
-                                        attachment_restriction_problem, constant_modifiers, host_types, prohibited,
+                                        attachment_restriction_problem, cannot_be, constant_modifiers,
+                                        count_for_each, does_not_kneel, host_types, lower_cost, prohibited,
                                         terminal_conditions, terminal_holds, terminal_victims)
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit_key, pay_costs, reducers_for,
@@ -18,6 +19,7 @@ from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit
 from engine.abilities.costs import payment as _payment
 from engine.abilities.effects import (REMOVAL_WORD, _describe_modify, conflicting_removals, control_problem,
                                       execute, victims_of)
+from engine.abilities.effects import effect_word, execute_one
 from engine.abilities.effects import execute_one as _execute_one
 from engine.abilities.effects import execute_flow, prepare_flow  # core-b: effects that ask
 from engine.abilities.effects import removes as _removes
@@ -35,7 +37,8 @@ from engine.abilities.sources import (_from_hand_cards, _gained, abilities, abil
 
 __all__ = [
     "Ability", "Ctx", "Opportunity", "REMOVAL_WORD", "SOFT_PROBLEMS", "SOURCE_CLASS", "abilities",
-    "ability_sources", "attachment_restriction_problem", "available", "candidates", "cards_in_play",
+    "ability_sources", "attachment_restriction_problem", "effect_word", "execute_one", "cannot_be", "count_for_each", "does_not_kneel",
+    "lower_cost", "available", "candidates", "cards_in_play",
     "challenge_loser", "check_trigger", "condition_holds", "conflicting_removals", "constant_modifiers", "control_problem",
     "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",

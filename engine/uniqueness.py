@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 def copies_in_play(g: Game, title: str) -> list[int]:
     out = []
     for p in g.state.players:
+        if p.house_card is not None:  # a card played on the House card is in play (ZON-04)
+            out.extend(a for a in g.card(p.house_card).attachments if g.name(a) == title)
         for cid in p.in_play:
             if g.name(cid) == title and not g.card(cid).facedown:
                 out.append(cid)

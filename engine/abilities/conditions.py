@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import REGISTRY, FilterSchema, Int, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -34,13 +34,42 @@ def _challenge_type(g, want, ctx):
     return not (ch is None or ch.ended or ch.type != want)
 
 
-@condition("you_control", FilterSchema({"count_min": Int(minimum=1)}, form="{FILTER..., count_min: N}"),
-           "you control at least count_min (default 1) cards that match")
-def _you_control(g, want, ctx):
+COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},
+                       form="{FILTER..., count_min: N, count_max: N, from: PILE}")
+
+
+def _counted(g, want, ctx, **fixed) -> bool:
     f = dict(want)
-    need = f.pop("count_min", 1)
-    f["controller"] = "you"
-    return len(candidates(g, f, ctx)) >= need
+    need = f.pop("count_min", 1 if "count_max" not in f else 0)
+    most = f.pop("count_max", None)
+    f.update(fixed)
+    n = len(candidates(g, f, ctx))
+    return n >= need and (most is None or n <= most)
+
+
+@condition("you_control", COUNTED, "you control at least count_min (default 1) and at most count_max cards that "
+           "match")
+def _you_control(g, want, ctx):
+    return _counted(g, want, ctx, controller="you")
+
+
+@condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
+           "match")
+def _in_play(g, want, ctx):
+    return _counted(g, want, ctx)
+
+
+@condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
+           "count_min (default 1) and at most count_max cards that match")
+def _defender_controls(g, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended:
+        return False
+    f = dict(want)
+    need = f.pop("count_min", 1 if "count_max" not in f else 0)
+    most = f.pop("count_max", None)
+    n = sum(1 for c in candidates(g, f, ctx) if g.card(c).controller == ch.defender)
+    return n >= need and (most is None or n <= most)
 
 
 @condition("you_are", Words("attacker", "defender"), "you are the attacker / defender of the challenge")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import immune_to, matches
+from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
@@ -69,7 +69,8 @@ def _fingerprint(g: Game) -> tuple:
     chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
             ch.resolved, ch.ended) if ch else None
     effects = tuple((e.target, e.stat, e.value) for e in st.effects)
-    return st.phase, chal, cards, atts, plots, hands, effects
+    gold = tuple(p.gold for p in st.players)
+    return st.phase, chal, cards, atts, plots, hands, effects, gold
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
@@ -121,9 +122,13 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             mods: dict[int, list[dict]] = {}
             for i in sorted(active):
                 cid, controller, ab = constants[i]
+                mod = ab.modify
+                if "for_each" in mod:  # STR scaled by a count, read now (EFF-06)
+                    n = count_for_each(g, mod["for_each"], Ctx(cid, controller, ab))
+                    mod = dict(mod, strength=int(mod.get("strength", 0)) * n)
                 for t in select(g, ab.modify.get("target", "self"), Ctx(cid, controller, ab)):
                     if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
-                        mods.setdefault(t, []).append(ab.modify)
+                        mods.setdefault(t, []).append(mod)
             return mods
         finally:
             g.__dict__["_in_constants"] = False
@@ -214,3 +219,50 @@ def _seeing_constants(mods_of):
         return mods
 
     return settled
+
+
+def count_for_each(g: Game, spec, ctx: Ctx) -> int:
+    """``for_each``: the gold in your pool, or the cards a filter matches (in play, any player's, unless
+    the filter names a pile with ``from``)."""
+    if spec == "your_gold":
+        return g.player(ctx.player).gold
+    return len(candidates(g, dict(spec), ctx))
+
+
+def lower_cost(g: Game, player: str, cid: int) -> int:
+    """How much a card's own ``lower_cost`` constants take off the cost of playing it from hand (its
+    condition read with the player as its controller)."""
+    total = 0
+    for ab in abilities(g, cid):
+        lc = ab.lower_cost
+        if ab.kind != "constant" or not lc:
+            continue
+        ctx = Ctx(cid, player, ab)
+        if not condition_holds(g, ab.condition, ctx):
+            continue
+        n = count_for_each(g, lc["for_each"], ctx) if "for_each" in lc else 1
+        total += int(lc["by"]) * n
+    return total
+
+
+def _declared(g: Game, cid: int, field: str, what: str) -> bool:
+    c = g.card(cid)
+    if c.facedown:
+        return False
+    for ab in abilities(g, cid):
+        if ab.kind == "constant" and what in getattr(ab, field) and \
+                condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+            return True
+    return False
+
+
+def does_not_kneel(g: Game, cid: int, what: str) -> bool:
+    """``no_kneel``: the card does not kneel when declared as an attacker (``attack``) or defender
+    (``defend``), while its condition holds."""
+    return _declared(g, cid, "no_kneel", what)
+
+
+def cannot_be(g: Game, cid: int, what: str) -> bool:
+    """``cannot_be``: the card cannot be declared as an ``attacker`` / ``defender``, or chosen by stealth
+    (``stealth_target``)."""
+    return _declared(g, cid, "cannot_be", what)

@@ -9,7 +9,7 @@ from cards.model import ICONS
 from engine import scripted
 from engine.abilities.filters import immune_to, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import (REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Text,
+from engine.abilities.registry import (REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema, Text,
                                        TrueOnly, Words, card_selector, effect)
 from engine.abilities.selectors import select
 from engine.state import Effect
@@ -276,17 +276,37 @@ def _discard_at_random(g, e, arg, ctx):
 
 
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
-        "applies (C-08)")
+        "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
+        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")})
 def _put_into_play(g, e, arg, ctx):
     done = False
+    who = e.get("controller", "you")
+    player = ctx.player if who == "you" else (
+        next((t for t in ctx.targets if isinstance(t, str)), None) if who == "target" else
+        (select(g, "opponent", ctx) or [None])[0])
+    if player is None:
+        return False
     for cid in select(g, arg, ctx):
-        if unique_problem(g, ctx.player, cid):
+        if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
-        g.put_in_play(cid, ctx.player)
-        g.log(f"{ctx.player} puts {g.name(cid)} into play ({g.name(ctx.source)})")
+        g.put_in_play(cid, player)
+        g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
+                                                              else "") + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
-            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": ctx.player})
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
         done = True
+    return done
+
+
+@effect("return_control", card_selector(), "control of the cards goes back to their owner (CTL-01)")
+def _return_control(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone == "in_play" and c.controller != c.owner:
+            g.set_controller(cid, c.owner)
+            g.log(f"{c.owner} takes control of {g.name(cid)} back ({g.name(ctx.source)})")
+            done = True
     return done
 
 
@@ -332,16 +352,198 @@ def _take_control(g, e, arg, ctx):
     return done
 
 
-@effect("search", FilterSchema(), "the first matching card of your deck to hand, then shuffle (ZON-16)")
+def _search_ask(g, e, ctx):
+    f = dict(e["search"]) if isinstance(e["search"], dict) else {}
+    found = [c for c in g.player(ctx.player).deck if matches(g, c, f, ctx)]
+    if len(found) < 1:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose the card your search finds", "choices": found, "count": 1}
+
+
+@effect("search", FilterSchema(), "search your deck: you choose a matching card, reveal it and put it in your hand, "
+        "then shuffle (ZON-16)", ask=_search_ask)
 def _search(g, e, arg, ctx):
     f = dict(arg) if isinstance(arg, dict) else {}
     deck = g.player(ctx.player).deck
     found = [c for c in deck if matches(g, c, f, ctx)]
-    if found:
-        g.move_to_pile(found[0], "hand")
-        g.log(f"{ctx.player} searches the deck and reveals {g.name(found[0])} ({g.name(ctx.source)})")
+    picks = [c for c in ctx.answers.get(id(e), []) if c in found] or found[:1]
+    if picks:
+        g.move_to_pile(picks[0], "hand")
+        g.log(f"{ctx.player} searches the deck and reveals {g.name(picks[0])} ({g.name(ctx.source)})")
+    else:
+        g.log(f"{ctx.player} searches the deck and finds nothing ({g.name(ctx.source)})")
     g.shuffle_deck(ctx.player)  # ZON-16
-    return bool(found)
+    return bool(picks)
+
+
+class EffectLists(Schema):
+    """``one_of``: a mapping of our own labels to lists of effects."""
+
+    form = "{LABEL: [EFFECT, ...], ...}"
+    check_effect: Any = None
+
+    def check(self, value, where):
+        if not isinstance(value, dict) or len(value) < 2:
+            raise where.error("one_of needs two or more labelled lists of effects", "write {label: [...], ...}")
+        for label, seq in value.items():
+            w = where.at(str(label), value, label)
+            if not isinstance(seq, list):
+                raise w.error("expected a list of effects (may be empty)")
+            for j, item in enumerate(seq):
+                EffectLists.check_effect(item, w.at(f"[{j + 1}]", seq, j, sep=""))
+
+
+def _possible(g, effects, ctx) -> bool:
+    """A choice is offered when its first effect could do something (gold to pay, a card to discard)."""
+    if not effects:
+        return True
+    first = effects[0]
+    if isinstance(first, dict):
+        name = next((k for k in first if k in REGISTRY["effect"]), None)
+        check = REGISTRY["effect"][name].extra.get("possible") if name else None
+        if check is not None:
+            return bool(check(g, first, ctx))
+    return True
+
+
+def one_of_choices(g, e, ctx) -> list[str]:
+    return [label for label, seq in e["one_of"].items() if _possible(g, seq, ctx)]
+
+
+def _one_of_ask(g, e, ctx):
+    labels = one_of_choices(g, e, ctx)
+    if not labels:
+        return None
+    look = e.get("look")
+    seen = ""
+    if look is not None:
+        who = next((t for t in ctx.targets if isinstance(t, str)), None) if look == "target" else \
+            (select(g, look, ctx) or [None])[0]
+        deck = g.player(who).deck if who else []
+        seen = f" (the top card of {who}'s deck is {g.name(deck[0])})" if deck else f" ({who}'s deck is empty)"
+    return {"prompt": f"{g.name(ctx.source)}: choose one: {', '.join(labels)}{seen}", "choices": labels,
+            "count": 1}
+
+
+@effect("one_of", EffectLists(), "the controller chooses one of the labelled lists (our own words), among those "
+        "whose first effect can be done, and its effects happen in order, each only if the one before resolved; "
+        "`look: target | opponent | you` shows the chooser the top card of that player's deck first",
+        keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True)
+def _one_of(g, e, arg, ctx):
+    """Run without a decision (a trial on a copy): the first possible choice."""
+    labels = ctx.answers.get(id(e)) or one_of_choices(g, e, ctx)[:1]
+    if not labels:
+        return False
+    ok = True
+    for item in e["one_of"][labels[0]]:
+        if not execute_one(g, item, ctx):
+            ok = False
+            break
+    return ok
+
+
+def _can_pay(g, e, ctx):
+    return g.player(ctx.player).gold >= int(e["pay_gold"])
+
+
+@effect("pay_gold", Int(minimum=1), "you pay N gold from your pool as part of the effect (not a cost: COS-17 "
+        "then-chains stop when you cannot)", possible=_can_pay)
+def _pay_gold(g, e, arg, ctx):
+    p = g.player(ctx.player)
+    if p.gold < int(arg):
+        return False
+    p.gold -= int(arg)
+    g.log(f"{ctx.player} pays {int(arg)} gold ({g.name(ctx.source)})")
+    return True
+
+
+def _gold_holders(g, e, ctx):
+    who = e.get("player", "any")
+    names = g.state.clockwise_from(ctx.player) if who == "any" else select(g, who, ctx)
+    return [n for n in names if g.player(n).gold > 0 and not g.player(n).eliminated]
+
+
+def _discard_gold_ask(g, e, ctx):
+    names = _gold_holders(g, e, ctx)
+    if e.get("player", "any") != "any" or not names:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose a player whose gold pool loses {int(e['discard_gold'])} gold",
+            "choices": names, "count": 1}
+
+
+@effect("discard_gold", Int(minimum=1), "N gold goes from a player's pool back to the treasury; `player: any` "
+        "(default): the controller chooses a player who has gold", keys={"player": Words("any", "you", "opponent")},
+        ask=_discard_gold_ask, possible=lambda g, e, ctx: bool(_gold_holders(g, e, ctx)))
+def _discard_gold(g, e, arg, ctx):
+    names = _gold_holders(g, e, ctx)
+    picked = [n for n in ctx.answers.get(id(e), []) if n in names] or names[:1]
+    if not picked:
+        return False
+    p = g.player(picked[0])
+    n = min(int(arg), p.gold)
+    p.gold -= n
+    g.log(f"{picked[0]} discards {n} gold ({g.name(ctx.source)})")
+    return n > 0
+
+
+def _deck_of(g, sel, ctx) -> str | None:
+    if sel == "target":
+        return next((t for t in ctx.targets if isinstance(t, str)), None)
+    found = select(g, sel, ctx)
+    return found[0] if found else None
+
+
+@effect("discard_top", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
+        "discard pile", possible=lambda g, e, ctx: bool(_deck_of(g, e["discard_top"], ctx) and
+                                                        g.player(_deck_of(g, e["discard_top"], ctx)).deck))
+def _discard_top(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    deck = g.player(who).deck if who else []
+    if not deck:
+        return False
+    cid = deck[0]
+    g.move_to_pile(cid, "discard")
+    g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+    return True
+
+
+@effect("top_to_bottom", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
+        "bottom of it, unseen by the others")
+def _top_to_bottom(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    deck = g.player(who).deck if who else []
+    if not deck:
+        return False
+    deck.append(deck.pop(0))
+    g.log(f"{g.name(ctx.source)}: the top card of {who}'s deck goes to the bottom")
+    return True
+
+
+@effect("discard_to_deck", Words("you", "opponent", "target"), "the top card of that player's discard pile goes "
+        "on top of his or her deck")
+def _discard_to_deck(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    pile = g.player(who).discard if who else []
+    if not pile:
+        return False
+    cid = pile[-1]
+    g.move_to_pile(cid, "deck", top=True)
+    g.log(f"{g.name(cid)} goes from {who}'s discard pile to the top of the deck ({g.name(ctx.source)})")
+    return True
+
+
+@effect("move_to_hand", card_selector(), "cards in a pile (discard or dead) go to their owner's hand (not a "
+        "return from play)")
+def _move_to_hand(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone in ("discard", "dead"):
+            pile = "dead pile" if c.zone == "dead" else "discard pile"
+            g.move_to_pile(cid, "hand")
+            g.log(f"{g.name(cid)} goes from {c.owner}'s {pile} to hand ({g.name(ctx.source)})")
+            done = True
+    return done
 
 
 @effect("reduce", Int(minimum=1), "the next card you play this phase that matches `card` costs N gold less "
@@ -393,6 +595,13 @@ def execute(g: Game, effects: tuple, ctx: Ctx) -> bool:
         ok = execute_one(g, e, ctx) and ok
     g.discard_illegal_attachments()  # ATT-02: at once, not at step 6
     return ok
+
+
+def effect_word(e: Any):
+    """The registry entry of one effect entry, or None."""
+    if isinstance(e, str):
+        return EFFECTS.get(e)
+    return next((EFFECTS[k] for k in e if k in EFFECTS), None)
 
 
 def execute_one(g: Game, e: Any, ctx: Ctx) -> bool:
@@ -726,18 +935,41 @@ def prepare_flow(g: Game, effects: tuple, ctx: Ctx):
 
 
 def execute_flow(g: Game, effects: tuple, ctx: Ctx):
-    """``execute``, yielding the decisions of effects that ask while they resolve."""
+    """``execute``, yielding the decisions of effects that ask while they resolve. True if every
+    effect resolved (COS-17)."""
     ok = True
     for e in effects:
-        name = e if isinstance(e, str) else next(k for k in e if k in EFFECTS)
-        word = EFFECTS[name]
-        if word.extra.get("asks"):
-            done = yield from word.impl(g, e, e[name], ctx)
-        else:
-            done = execute_one(g, e, ctx)
-        ok = done and ok
-    g.discard_illegal_attachments()
+        ok = (yield from _flow_one(g, e, ctx)) and ok
+    g.discard_illegal_attachments()  # ATT-02: at once
     return ok
+
+
+def _flow_one(g: Game, e, ctx: Ctx):
+    """One effect. Three ways to ask: ``ask`` (a word that names its choices: the controller picks,
+    then the word resolves with ``ctx.answers``), ``sequence`` (``one_of``: the chosen branch runs),
+    ``asks`` (the implementation is itself a generator of decisions)."""
+    name = e if isinstance(e, str) else next(k for k in e if k in EFFECTS)
+    word = EFFECTS[name]
+    ask = word.extra.get("ask")
+    spec = ask(g, e, ctx) if ask is not None else None
+    if spec is not None:
+        choices = list(spec["choices"])
+        count = min(spec.get("count", 1), len(choices))
+        answer = yield from g.ask(_choice(g, ctx.player, spec["prompt"], choices, count, count,
+                                          "one of the choices"))
+        ctx.answers[id(e)] = list(answer["choose"])
+    if word.extra.get("sequence"):
+        labels = ctx.answers.get(id(e)) or []
+        if not labels:
+            return False
+        g.log(f"{ctx.player} chooses {labels[0]} ({g.name(ctx.source)})")
+        for item in e[name][labels[0]]:
+            if not (yield from _flow_one(g, item, ctx)):
+                return False
+        return True
+    if word.extra.get("asks"):
+        return (yield from word.impl(g, e, e[name], ctx))
+    return execute_one(g, e, ctx)
 
 
 def needs_flow(effects: tuple) -> bool:

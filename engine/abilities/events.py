@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import REGISTRY, FilterSchema, Words, event
+from engine.abilities.registry import REGISTRY, FilterSchema, Int, Words, event
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -39,8 +39,9 @@ event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework dec
       "attacker)", opened_by=(FLOW,))
 event("defenders_declared", {"type": TYPE, "player": PLAYER}, "the framework declares defenders (type, the "
       "defender)", opened_by=(FLOW,))
-event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's winner is determined (the "
-      "winner, type, as attacker or defender)", opened_by=(FLOW,))
+event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(minimum=1)}, "a challenge's winner "
+      "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
+      opened_by=(FLOW,))
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,))
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
@@ -86,6 +87,8 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         who = gate.get("player")
         if when["player"] == "you" and who != ctx.player or when["player"] == "opponent" and who == ctx.player:
             return False
+    if "by_min" in when and int(gate.get("margin") or 0) < int(when["by_min"]):
+        return False
     for key in ("type", "as", "phase", "source"):
         if key in when and when[key] not in ("any", gate.get(key)):
             return False

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
-from engine.abilities.registry import (REGISTRY, Bool, Int, Keyword, OneOrList, Text, TrueOnly, Words,
-                                       filter_key)
+from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
+                                       Words, filter_key)
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -171,6 +171,24 @@ def _has_attachments(g, cid, want, ctx):
 @filter_key("influence_min", Int(), "printed influence N or more")
 def _influence_min(g, cid, want, ctx):
     return g.defn(cid).influence >= want
+
+
+@filter_key("power_min", Int(), "has N or more power on it")
+def _power_min(g, cid, want, ctx):
+    return g.card(cid).power >= want
+
+
+@filter_key("has_attachment", FilterSchema(), "has at least one attachment that matches the filter")
+def _has_attachment(g, cid, want, ctx):
+    return any(matches(g, a, want, ctx) for a in g.card(cid).attachments
+               if not g.card(a).facedown or not want)
+
+
+@filter_key("controller_power", Words("more", "less"), "controlled by a player with more / less total power than "
+            "you")
+def _controller_power(g, cid, want, ctx):
+    theirs, mine = g.total_power(g.card(cid).controller), g.total_power(ctx.player)
+    return theirs > mine if want == "more" else theirs < mine
 
 
 FILTERS = REGISTRY["filter"]

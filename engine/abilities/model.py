@@ -34,12 +34,20 @@ class Ability:
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
     from_hand: bool = False
     """Used while the card is in its owner's hand ("put this card into play from your hand")."""
+    from_pile: str | None = None
+    """``discard`` / ``dead``: used while the card is in that pile of its owner's."""
     granted: bool = False
     from_dead: bool = False
     """core-b: used while the card is in its owner's dead pile (Forever Burning)."""
     """Usable only while the card's own effect has enabled it ({enable: N}): a delayed effect."""
     cannot_be_canceled: bool = False
     cannot_be_saved: bool = False
+    lower_cost: dict | None = None
+    """While the card is in hand, the cost to play it is lower: {by: N, for_each: FILTER | your_gold}."""
+    no_kneel: tuple = ()
+    """"attack" / "defend": the card does not kneel when declared (while the ability's condition holds)."""
+    cannot_be: tuple = ()
+    """Declaration restrictions: "attacker", "defender", "stealth_target"."""
 
     @property
     def is_save_or_cancel(self) -> bool:
@@ -71,6 +79,8 @@ class Ctx:
     event: Any = None
     destinations: dict = field(default_factory=dict)
     """MOR-06: where the first player chose to send a card removed in several ways at once."""
+    answers: dict = field(default_factory=dict)
+    """Choices its controller made while it resolved (``one_of``, ``search``...): id(effect) -> picks."""
     own_saves: list = field(default_factory=list)
     # --- core-b additions ---
     x: int = 0

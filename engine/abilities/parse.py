@@ -11,13 +11,13 @@ from typing import Any
 from engine.abilities import conditions, costs, effects, events, filters, selectors  # noqa: F401 - the words
 from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
-from engine.abilities.registry import (FROM, REGISTRY, Bool, FilterSchema, Int, ListOf, Mapping, Nested, Text,
-                                       TrueOnly, Where, Words, card_selector)
+from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, ListOf, Mapping, Nested,
+                                       Text, TrueOnly, Where, Words, card_selector)
 
 KINDS = ("action", "response", "passive", "constant")
 LABELS = ("any", "plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
 PERIODS = ("challenge", "phase", "round", "game")
-PROHIBITIONS = ("claim_house_power", "challenges")
+PROHIBITIONS = ("claim_house_power", "challenges", "declare_defenders")
 
 CHOOSE = FilterSchema({"count": Int(minimum=1), "up_to": TrueOnly(), "from": FROM},
                       form="{FILTER..., count: N, up_to: true, from: hand | discard | dead | deck}")
@@ -28,8 +28,14 @@ PLAYER_CHOICE = Mapping({"player": Words(*PLAYER_CHOICES), "count": Int(minimum=
 LIMIT = Mapping({"times": Int(minimum=1), "per": Words(*PERIODS)}, required=("per",), what="limit")
 PROHIBIT = Mapping({"what": Words(*PROHIBITIONS), "max": Int(), "player": Words("you", "opponent", "each")},
                    required=("what",), what="prohibit")
+FOR_EACH = Either(Words("your_gold"), FilterSchema({"from": FROM}), form="FILTER | your_gold")
+"""``for_each``: a count that multiplies a constant's STR (or a cost it lowers): matching cards in play (any
+player's, or a pile named by ``from``), or the gold in your pool."""
 CONSTANT_MODIFY = Mapping({"target": card_selector(), "gain": Nested(), "gold_penalty": Int(minimum=None),
-                           **MODIFIERS}, what="modify")
+                           "for_each": FOR_EACH, **MODIFIERS}, what="modify")
+LOWER_COST = Mapping({"by": Int(minimum=1), "for_each": FOR_EACH}, required=("by",), what="lower_cost")
+NO_KNEEL = ListOf(Words("attack", "defend"))
+CANNOT_BE = ListOf(Words("attacker", "defender", "stealth_target"))
 
 ABILITY_KEYS = {
     "kind": "action | response | passive | constant",
@@ -51,11 +57,17 @@ ABILITY_KEYS = {
     "cannot_be_canceled": "true | false",
     "cannot_be_saved": "true | false",
     "from_hand": "true: used while in its owner's hand",
+    "from_pile": "discard | dead: used while in that pile of its owner's (and only there)",
     "granted": "true: usable only while enabled by the card's own {enable: N}",
+    "lower_cost": "a constant read while the card is in hand: {by: N, for_each: FILTER | your_gold}: the cost to "
+                  "play it is that much lower (COS-07 d)",
+    "no_kneel": "a constant: [attack, defend]: the card does not kneel when declared as an attacker / defender",
+    "cannot_be": "a constant declaration restriction: [attacker, defender, stealth_target]",
 }
 _TRIGGERED = ("action", "response", "passive")
-_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "while")
-_NOT_CONSTANT = ("phase", "when", "limit", "cost", "choose", "effect", "then", "from_hand", "granted",
+_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "while", "lower_cost", "no_kneel",
+                  "cannot_be")
+_NOT_CONSTANT = ("phase", "when", "limit", "cost", "choose", "effect", "then", "from_hand", "from_pile", "granted",
                  "cannot_be_canceled", "cannot_be_saved")
 
 
@@ -211,6 +223,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
+    if "from_pile" in a:
+        Words("discard", "dead").check(a["from_pile"], where.at("from_pile", a, "from_pile"))
     modify = a.get("modify")
     if modify is not None:
         CONSTANT_MODIFY.check(modify, where.at("modify", a, "modify"))
@@ -228,8 +242,13 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if terminal is not None:
         FilterSchema().check(terminal, where.at("terminal", a, "terminal"))
         terminal = dict(terminal)
+    extra = {}
+    for key, schema in (("lower_cost", LOWER_COST), ("no_kneel", NO_KNEEL), ("cannot_be", CANNOT_BE)):
+        if key in a:
+            schema.check(a[key], where.at(key, a, key))
+            extra[key] = a[key] if key == "lower_cost" else tuple(a[key])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
-            and not control_host and terminal is None:
+            and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
                           "'prohibit: {...}', 'control_host: true' or 'terminal: FILTER'")
     return Ability(index=i, kind=kind, phase=phase, when=when, condition=condition or None,
@@ -239,7 +258,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    from_dead=bool(a.get("from_dead")),
                    prohibit=prohibit, control_host=control_host, terminal=terminal,
                    cannot_be_canceled=bool(a.get("cannot_be_canceled")),
-                   cannot_be_saved=bool(a.get("cannot_be_saved")))
+                   cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
+                   no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -272,9 +292,11 @@ PROHIBIT = Mapping({"what": Words(*PROHIBITIONS), "max": Int(), "player": Words(
                    required=("what",), what="prohibit")
 CANNOT = ("be_killed", "defend", "stand")
 """A constant's ``cannot: [...]``: the targets cannot be killed, be declared as defenders, or stand."""
-CONSTANT_MODIFY = Mapping({"target": card_selector(), "gain": Nested(), "gold_penalty": Int(minimum=None),
+CONSTANT_MODIFY = Mapping({"target": card_selector(), "gain": Nested(), "gold_penalty": Int(minimum=None), "for_each": FOR_EACH,
                            **MODIFIERS, "cannot": ListOf(Words(*CANNOT)),
                            "strength_per_attachment": Int(minimum=None), "terminal": FilterSchema()},
                           what="modify")
 ABILITY_KEYS["from_dead"] = "true: used while in its owner's dead pile (the card returns itself)"
 _NOT_CONSTANT = _NOT_CONSTANT + ("from_dead",)
+
+effects.EffectLists.check_effect = staticmethod(_check_effect)

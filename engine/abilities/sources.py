@@ -64,7 +64,17 @@ def ability_sources(g: Game, player: str) -> list[int]:
     out += [c for c in p.hand if g.card_type(c) == "event" or c in _from_hand_cards(g, p.hand)]
     out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
     out += [c for c in p.dead if c in _from_dead_cards(g, p.dead)]
+    out += [c for c in _from_pile_cards(g, p.discard + p.dead) if c not in out]
     return out
+
+
+def _from_pile_cards(g: Game, pile: list[int]) -> list[int]:
+    keys = g.__dict__.get("_from_pile_keys")
+    if keys is None:
+        keys = {d.key for d in g.pool.values()
+                if any(isinstance(a, dict) and a.get("from_pile") for a in d.abilities)}
+        g._from_pile_keys = keys
+    return [c for c in pile if g.card(c).key in keys] if keys else []
 
 
 def _from_hand_cards(g: Game, hand: list[int]) -> set[int]:
@@ -86,8 +96,12 @@ def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
     if ab.granted:
         return is_granted(g, player, cid, ab)
     zone = g.card(cid).zone
-    if ab.from_dead or zone == "dead":
-        return ab.from_dead and zone == "dead"  # core-b: Forever Burning
+    if ab.from_dead:
+        return zone == "dead"  # core-b: Forever Burning
+    if ab.from_pile:
+        return zone == ab.from_pile
+    if zone in ("discard", "dead"):
+        return False
     if g.card_type(cid) == "event" or ab.from_hand:  # "... from your hand": used while in hand
         return zone == "hand"
     return zone != "hand"
