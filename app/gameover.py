@@ -1,6 +1,8 @@
 """The game-over dialog: who won and how, the rounds, each player's power; Rematch and Save replay."""
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -25,23 +27,27 @@ class GameOverDialog(QDialog):
         self.title.setStyleSheet("font-size: 26px; font-weight: bold; color: #7a1414;")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.title)
-        how = getattr(result, "reason", "") or ""
+        how = re.sub(r"^R\d+ [\w ]+?: ", "", getattr(result, "reason", "") or "")  # the log line, unprefixed
         self.how = QLabel(how)
         self.how.setWordWrap(True)
         self.how.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.how)
         rounds = st.round
-        self.rounds = QLabel(f"{rounds} round{'s' if rounds != 1 else ''}, {len(game.history)} answers")
+        self.rounds = QLabel(f"Round {rounds}, {st.phase} phase \u2014 {len(game.history)} answers")
+        self.rounds.setStyleSheet("color: #555;")
         self.rounds.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.rounds)
         grid = QGridLayout()
+        grid.setHorizontalSpacing(18)
+        grid.setContentsMargins(12, 10, 12, 10)
         for col, head in enumerate(("Player", "House", f"Power (/{WIN_POWER})", "")):
             label = QLabel(f"<b>{head}</b>")
             grid.addWidget(label, 0, col)
         self.rows: dict[str, tuple[int, str]] = {}
+        conceded = {who for who, answer in game.history if answer == {"concede": True}}
         for row, p in enumerate(sorted(st.players, key=lambda p: -game.total_power(p.name)), start=1):
             power = game.total_power(p.name)
-            note = "winner" if p.name == winner else ("conceded" if p.name in game.conceded else
+            note = "winner" if p.name == winner else ("conceded" if p.name in conceded else
                                                      "eliminated" if p.eliminated else "")
             self.rows[p.name] = (power, note)
             for col, text in enumerate((p.name, p.house.capitalize(), str(power), note)):
@@ -59,6 +65,7 @@ class GameOverDialog(QDialog):
         self.save_button.clicked.connect(self.save_replay.emit)
         self.close_button.clicked.connect(self.reject)
         box.addWidget(buttons)
+        self.setMinimumWidth(440)
 
     def _rematch(self) -> None:
         self.accept()

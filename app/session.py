@@ -334,7 +334,7 @@ def read_json(path: str | Path) -> dict:
     except UnicodeDecodeError:
         raise fail("not a Maester save (not text)", "open a .json file saved by Maester") from None
     except json.JSONDecodeError as err:
-        raise fail(f"damaged or cut short: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        raise fail(f"damaged or cut short: not valid JSON ({err.msg}: line {err.lineno}, column {err.colno})"
                    ) from None
     except RecursionError:
         raise fail("damaged: nested too deeply") from None

@@ -71,7 +71,10 @@ class TableWindow(QMainWindow):
         self.setup = setup
         game = game or setup.build()
         if self.controller is not None:
-            self.controller.deleteLater()
+            old = self.controller
+            old.computers = {}  # a computer answer still timed for the old game is not given
+            old.blockSignals(True)  # nor autosaved over the new one
+            old.deleteLater()
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
             self.game_over_dialog = None

@@ -637,3 +637,38 @@ def test_a_whole_game_screenshot_of_the_game_over_dialog(table, qtbot, tmp_path)
     if os.environ.get("MAESTER_SHOTS"):
         window.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "table-over.png"))
         dialog.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "game-over.png"))
+
+
+def test_undo_while_a_computer_is_thinking_does_not_answer_in_the_old_game(qtbot, data_home):
+    window = TableWindow(GameSetup(seed=4, computer=["Bob"]), computer_delay_ms=30,
+                         autosave=data_home / saves.AUTOSAVE_NAME)
+    qtbot.addWidget(window)
+    ctl = window.controller
+    for _ in range(40):
+        d = ctl.decision
+        if d.player == "Bob":
+            break
+        ctl.submit({"pass": True}) or ctl.submit(d.options[0] if d.options else {"defend": []})
+    assert ctl.decision.player == "Bob"  # the computer's answer is timed, not given yet
+    window.undo()
+    new = window.controller
+    qtbot.wait(120)
+    assert new.decision is not None
+    data = json.loads((data_home / saves.AUTOSAVE_NAME).read_text())
+    assert len(data["history"]) == len(new.game.history)  # the old game never autosaved over the new one
+
+
+def test_maester_open_a_save_and_a_bad_one(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_good_save(tmp_path)))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\"format\": \"maester-save\", \"version\": 1, \"setup\": {}}")
+    env = _env(tmp_path / "home")
+    run = subprocess.run([sys.executable, "-m", "app.main", "--offscreen", "--open", str(good), "--screenshot",
+                          str(tmp_path / "shot.png")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    run = subprocess.run([sys.executable, "-m", "app.main", "--offscreen", "--open", str(bad), "--screenshot",
+                          str(tmp_path / "shot.png")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"maester: {bad}: damaged: it has no setup (how the game started) " \
+                                 f"(open another save, or the autosave)"
