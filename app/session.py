@@ -474,9 +474,11 @@ def read_save(path: str | Path, pool: Any = None) -> Loaded:
 class Session:
     """The table's record of one game: its ``TableInfo`` and its autosave."""
 
-    def __init__(self, info: TableInfo, autosave: Path | None = None):
+    def __init__(self, info: TableInfo, autosave: Path | None = None, *, new_game: bool = False):
+        """``new_game``: the autosave (an earlier game, perhaps) is kept until this game's first answer."""
         self.info = info
         self.autosave = autosave
+        self.new_game = new_game
         self.saved: tuple[int, str] | None = None
         self.write_times: list[float] = []
         self.error: str | None = None
@@ -486,7 +488,7 @@ class Session:
         if self.autosave is None:
             return False
         mark = (len(game.history), self.info.mode)
-        if mark == self.saved and not force:
+        if mark == self.saved and not force or self.new_game and not game.history:
             return False
         self.info.viewer = viewer
         try:

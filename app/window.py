@@ -78,7 +78,7 @@ class TableWindow(QMainWindow):
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
             self.game_over_dialog = None
-        self.session = saves.Session(info or saves.TableInfo.of(setup, game), self.autosave)
+        self.session = saves.Session(info or saves.TableInfo.of(setup, game), self.autosave, new_game=info is None)
         computer = self.session.info.computer
         computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(game.state.player_names)
                      if n in computer}
@@ -296,11 +296,14 @@ class TableWindow(QMainWindow):
             ctl.say("Nothing to undo.", "info")
             return False
         info = self.session.info.cut(keep)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             again = saves.rebuild(game, info, keep)
         except Exception as err:  # should never happen: the same answers, the same seed
             ctl.say(f"Undo failed: {err}", "refused")
             return False
+        finally:
+            QApplication.restoreOverrideCursor()
         self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
         d = self.controller.decision
         if d is not None:

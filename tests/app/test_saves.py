@@ -672,3 +672,19 @@ def test_maester_open_a_save_and_a_bad_one(tmp_path):
     assert run.returncode == 2
     assert run.stderr.strip() == f"maester: {bad}: damaged: it has no setup (how the game started) " \
                                  f"(open another save, or the autosave)"
+
+
+def test_a_new_game_keeps_the_old_autosave_until_its_first_answer(qtbot, data_home):
+    first = window_with_autosave(qtbot, data_home, seed=3, privacy=False)
+    for _ in range(3):
+        first.controller.submit({"pass": True}) or first.controller.submit(first.controller.decision.options[0])
+    path = data_home / saves.AUTOSAVE_NAME
+    old = path.read_text()
+    second = window_with_autosave(qtbot, data_home, seed=4, privacy=False)
+    assert path.read_text() == old  # nothing answered yet in the new game
+    ctl = second.controller
+    assert any(ctl.submit(a) for a in RandomPlayer(1).candidates(ctl.game, ctl.decision))
+    assert json.loads(path.read_text())["setup"]["seed"] == 4
+    while second.undo():
+        pass
+    assert json.loads(path.read_text())["history"] == []  # an undo to the start is autosaved too
