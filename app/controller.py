@@ -46,6 +46,8 @@ class TableController(QObject):
     """An ability costs influence: open the picker (option, influence needed)."""
     browse_requested = Signal(str, str)
     """Show the cards of a pile (player, zone) the viewer may look through."""
+    progressed = Signal()
+    """An answer or a free move went into the history (the table autosaves, ``app/session.py``)."""
 
     def __init__(self, game: Game, *, computers: dict[str, RandomPlayer] | None = None, privacy: bool = True,
                  computer_delay_ms: int = 0, parent: QObject | None = None):
@@ -175,6 +177,7 @@ class TableController(QObject):
         """After any change: clear the picks, let computers answer, hand the screen over."""
         self.selection.clear()
         self.setup_attach.clear()
+        self.progressed.emit()
         d = self.decision
         if d is not None and d.player in self.computers:
             if self.computer_delay_ms > 0:
@@ -184,6 +187,7 @@ class TableController(QObject):
                     QTimer.singleShot(self.computer_delay_ms, self._computer_step)
                 return
             self._play_computers()
+            self.progressed.emit()
             d = self.decision
         if d is None:
             res = self.result
@@ -222,6 +226,32 @@ class TableController(QObject):
             self.computers.pop(d.player)
             self.say(f"The computer could not answer for {d.player} ({err}); the seat is yours now.", "warning")
 
+    def seat(self, viewer: str | None, hidden: bool) -> None:
+        """Who has the screen when a game is rebuilt or opened (undo, Open, recovery): ``viewer``
+        if a person plays that seat; with ``hidden`` (hotseat) the table stays covered until the
+        player the next question is for takes the seat. Call before ``start``."""
+        if viewer in self.humans:
+            self.viewer = viewer
+        d = self.decision
+        if hidden and self.privacy and len(self.humans) > 1 and d is not None and d.player in self.humans:
+            self.hands_hidden = True
+            self.waiting_for = d.player
+
+    def concede(self) -> bool:
+        """The viewer concedes (``Game.concede``): the other player wins, or with three or four
+        players the viewer leaves the game and it goes on."""
+        if self.hands_hidden:
+            self.say(f"Pass the screen to {self.waiting_for} first: the table is hidden.", "refused")
+            return False
+        try:
+            self.game.concede(self.viewer)
+        except Refused as refusal:
+            self.say(str(refusal), "refused")
+            return False
+        self.say(f"{self.viewer} concedes.", "info")
+        self._after_change()
+        return True
+
     def reveal(self) -> None:
         """The next player has taken the seat: show the table from his side."""
         if self.waiting_for is not None:
@@ -249,6 +279,7 @@ class TableController(QObject):
         self.hands_hidden, self.waiting_for = False, None
         if d is not None:
             self.viewer = d.player
+        self.progressed.emit()
         self.changed.emit()
         return played
 

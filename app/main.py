@@ -39,6 +39,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                                       "(plot, action, challenge, defend, choose...)")
     ap.add_argument("--screenshot", metavar="PATH", help="save a PNG of the table and exit")
     ap.add_argument("--size", default="1600x1000", help="window size for the screenshot, WxH")
+    ap.add_argument("--open", metavar="SAVE", help="open a saved game (Game \u25b8 Save\u2026 writes them)")
+    ap.add_argument("--resume", action="store_true", help="resume the autosaved game without asking")
+    ap.add_argument("--no-resume", action="store_true", help="do not offer to resume the autosaved game")
+    ap.add_argument("--no-autosave", action="store_true", help="do not autosave after every answer")
     return ap.parse_args(argv)
 
 
@@ -92,28 +96,49 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from PySide6.QtWidgets import QApplication
 
+    from app import session as saves
     from app.card_item import CardImages
     from app.window import TableWindow
     from cards.errors import DataError
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    setup = setup_from_args(args)
-    problems = setup.deck_problems()
-    if problems:
-        for p in problems:
-            print(f"maester: illegal deck: {p}", file=sys.stderr)
-        if setup.mode != "advise":
-            print("maester: fix the deck, or start with --mode advise to play it anyway (casual)", file=sys.stderr)
-            return 2
-        print("maester: advise mode: playing it anyway (casual)", file=sys.stderr)
-    try:
-        game = setup.build()
-    except (DataError, OSError, ValueError) as err:
-        print(f"maester: cannot start the game: {err}", file=sys.stderr)
-        return 2
     headless = bool(args.screenshot)
-    window = TableWindow(setup, images=CardImages(args.images), game=game,
+    autosave = None if headless or args.no_autosave else saves.autosave_path()
+    if autosave is not None:
+        saves.clean_orphans(autosave.parent)  # temporary files a killed Maester left behind
+    loaded = None
+    try:
+        if args.open:
+            loaded = saves.read_save(args.open)
+        elif autosave is not None and not args.no_resume and not args.scenario:
+            loaded = _offer_resume(args.resume)
+    except DataError as err:
+        print(f"maester: {err}", file=sys.stderr)
+        if args.open:
+            return 2
+    if loaded is not None:
+        setup, game, info = loaded.info.setup(seed=loaded.game.state.seed), loaded.game, loaded.info
+    else:
+        setup, info = setup_from_args(args), None
+        problems = setup.deck_problems()
+        if problems:
+            for p in problems:
+                print(f"maester: illegal deck: {p}", file=sys.stderr)
+            if setup.mode != "advise":
+                print("maester: fix the deck, or start with --mode advise to play it anyway (casual)",
+                      file=sys.stderr)
+                return 2
+            print("maester: advise mode: playing it anyway (casual)", file=sys.stderr)
+        try:
+            game = setup.build()
+        except (DataError, OSError, ValueError) as err:
+            print(f"maester: cannot start the game: {err}", file=sys.stderr)
+            return 2
+    window = TableWindow(setup, images=CardImages(args.images), game=game, info=info, autosave=autosave,
                          computer_delay_ms=0 if headless else 350)
+    if loaded is not None and loaded.warning:
+        print(f"maester: {loaded.warning}", file=sys.stderr)
+        window.controller.say(loaded.warning, "warning")
     if args.autoplay:
         played = window.controller.autoplay(args.autoplay, stop_at=args.stop_at, seed=setup.seed or 0)
         print(f"maester: autoplay answered {played} decisions; {_where(window)}")
@@ -131,6 +156,38 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     window.show()
     return app.exec()
+
+
+def _offer_resume(without_asking: bool):
+    """The autosaved game if it is unfinished and the player wants it back ("Resume the game from
+    <time>?"); declined, it is kept as ``autosave-previous.json``."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app import session as saves
+    from cards.errors import DataError
+
+    found = saves.find_recovery()
+    if isinstance(found, DataError):
+        print(f"maester: {found}", file=sys.stderr)
+        if not without_asking and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+            QMessageBox.warning(None, "Maester", f"The autosave could not be read and was set aside:\n{found}")
+        return None
+    if found is None:
+        return None
+    if not without_asking:
+        box = QMessageBox(QMessageBox.Icon.Question, "Maester", found.question)
+        box.setInformativeText(f"{found.summary}.\nNo starts a new game; the old one is kept as "
+                               f"{saves.PREVIOUS_NAME} (Game \u25b8 Open\u2026).")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.Yes)
+        if box.exec() != QMessageBox.StandardButton.Yes:
+            saves.set_aside()
+            return None
+    try:
+        return saves.read_save(found.path)
+    except DataError:
+        os.replace(found.path, found.path.with_name(saves.DAMAGED_NAME))  # kept, not overwritten
+        raise
 
 
 def _where(window) -> str:

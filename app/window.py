@@ -1,15 +1,21 @@
 """The main window: the table, the prompt bar, the card preview and the log, and the menus."""
 from __future__ import annotations
 
+import random
 import re
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter,
+                               QVBoxLayout, QWidget)
+
+from app import session as saves
 
 from app.card_item import CardFace, CardImages
 from app.controller import TableController
 from app.dialogs import GameSetup, NewGameDialog, PileDialog
+from app.gameover import GameOverDialog
 from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
@@ -20,7 +26,7 @@ HOTKEYS = (
     # (action, label, shortcuts): OCTGN-style keys; card actions apply to the card under the mouse.
     ("draw", "Draw a card", ("Ctrl+D",)),
     ("kneel", "Kneel / stand the card under the mouse", ("Ctrl+K",)),
-    ("stand_all", "Stand all my cards", ("Ctrl+S",)),
+    ("stand_all", "Stand all my cards", ("Ctrl+Shift+K",)),
     ("power+", "Power +1 on the card under the mouse", ("+", "=")),
     ("power-", "Power \u22121 on the card under the mouse", ("-",)),
     ("kill", "Kill the card under the mouse (dead pile)", ("Shift+Del",)),
@@ -56,31 +62,52 @@ class TableWindow(QMainWindow):
     """One game at the table. ``new_game`` replaces it with another."""
 
     def __init__(self, setup: GameSetup | None = None, *, images: CardImages | None = None,
-                 computer_delay_ms: int = 350, game=None):
+                 computer_delay_ms: int = 350, game=None, autosave: str | Path | None = None,
+                 info: saves.TableInfo | None = None):
+        """``autosave``: the file written after every answer (``app/session.py``); None: no autosave.
+        ``info``: the table's record of a game opened from a save (``game`` is then that game)."""
         super().__init__()
         self.setWindowTitle("Maester \u2014 A Game of Thrones (first edition)")
         self.images = images or CardImages()
         self.computer_delay_ms = computer_delay_ms
         self.setup = setup or GameSetup()
+        self.autosave = Path(autosave) if autosave is not None else None
         self.controller: TableController | None = None
         self.scene: TableScene | None = None
+        self.session: saves.Session | None = None
+        self.game_over_dialog: GameOverDialog | None = None
+        self.ask = self._ask
+        """``ask(title, question) -> bool``: a yes/no question (tests replace it)."""
         self._hovered = False
         self._build_menus()
-        self.start(self.setup, game=game)
+        hidden = info is not None  # an opened game: the next player takes the seat first
+        self.start(self.setup, game=game, info=info, viewer=info.viewer if info else None, hidden=hidden)
         self.resize(1600, 1000)
 
     # -- building ---------------------------------------------------------------------
-    def start(self, setup: GameSetup, game=None) -> None:
-        """Start (or restart) the table with a new game."""
+    def start(self, setup: GameSetup, game=None, *, info: saves.TableInfo | None = None,
+              viewer: str | None = None, hidden: bool = False) -> None:
+        """Start (or restart) the table with a new game; with ``info``, a game rebuilt or opened
+        (undo, Open, recovery), ``viewer`` having the screen unless ``hidden``."""
         self.setup = setup
         self._log_seen = None
         game = game or setup.build()
         if self.controller is not None:
-            self.controller.deleteLater()
-        computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(setup.names)
-                     if n in setup.computer and n in game.state.player_names}
-        self.controller = TableController(game, computers=computers, privacy=setup.privacy,
+            old = self.controller
+            old.computers = {}  # a computer answer still timed for the old game is not given
+            old.blockSignals(True)  # nor autosaved over the new one
+            old.deleteLater()
+        if self.game_over_dialog is not None:
+            self.game_over_dialog.close()
+            self.game_over_dialog = None
+        self.session = saves.Session(info or saves.TableInfo.of(setup, game), self.autosave, new_game=info is None)
+        computer = self.session.info.computer
+        computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(game.state.player_names)
+                     if n in computer}
+        self.controller = TableController(game, computers=computers, privacy=self.session.info.privacy,
                                           computer_delay_ms=self.computer_delay_ms, parent=self)
+        self.controller.seat(viewer, hidden)
+        self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
         self.scene = TableScene(self.controller, self.images)
         self.view = TableView(self.scene)
         self.prompt = PromptBar(self.controller, self.face_of, lambda cid: cid in self.scene.cards)
@@ -112,6 +139,7 @@ class TableWindow(QMainWindow):
         self.privacy = PrivacyScreen(central)
 
         ctl = self.controller
+        ctl.progressed.connect(self._autosave)
         ctl.changed.connect(self.refresh)
         ctl.privacy_needed.connect(self.hand_over)
         ctl.browse_requested.connect(self.browse)
@@ -123,17 +151,23 @@ class TableWindow(QMainWindow):
         self.advise_action.setChecked(ctl.mode == "advise")
         self.refresh()
         ctl.start()
+        if self._over_seen and info is not None:
+            self.show_game_over()
 
     def _build_menus(self) -> None:
         game_menu = self.menuBar().addMenu("&Game")
         new = game_menu.addAction("&New game\u2026")
         new.setShortcut(QKeySequence.StandardKey.New)
         new.triggered.connect(self.new_game)
+        game_menu.addAction("&Open\u2026", QKeySequence.StandardKey.Open, self.open_game)
+        game_menu.addAction("&Save\u2026", QKeySequence.StandardKey.Save, self.save_game)
+        game_menu.addSeparator()
+        self.undo_action = game_menu.addAction("&Undo the last answer", QKeySequence.StandardKey.Undo, self.undo)
+        game_menu.addAction("&Concede\u2026", self.concede)
+        game_menu.addSeparator()
         self.advise_action = game_menu.addAction("&Advise mode (move freely)")
         self.advise_action.setCheckable(True)
-        self.advise_action.toggled.connect(
-            lambda on: self.controller.set_mode("advise" if on else "enforce")
-            if self.controller and self.controller.mode != ("advise" if on else "enforce") else None)
+        self.advise_action.toggled.connect(self._mode_toggled)
         fit = game_menu.addAction("&Fit table to window")
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(lambda: self.view.reset_zoom())
@@ -150,10 +184,22 @@ class TableWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&Table and hotkeys", self.show_help)
 
+    def _mode_toggled(self, on: bool) -> None:
+        mode = "advise" if on else "enforce"
+        if self.controller and self.controller.mode != mode:
+            self.controller.set_mode(mode)
+            self.session.note_mode(self.controller.game)
+            self._autosave()
+
     # -- reacting to the controller ------------------------------------------------------
     def refresh(self) -> None:
         """Redraw everything from the engine state."""
         self._banner_news()
+        if self.controller.result is not None and not self._over_seen:
+            self._over_seen = True
+            self.show_game_over()
+        elif self.controller.result is None:
+            self._over_seen = False
         self.scene.sync()
         self.prompt.refresh()
         self.log.sync(self.controller.game.state.log)
@@ -254,6 +300,8 @@ class TableWindow(QMainWindow):
         PileDialog(self, f"{player}: {PILE_LABELS.get(zone, zone)}", buttons).exec()
 
     def new_game(self) -> None:
+        if not self.may_discard("New game"):
+            return
         dialog = NewGameDialog(self, self.setup)
         if dialog.exec():
             setup = dialog.setup()
@@ -302,3 +350,151 @@ class TableWindow(QMainWindow):
         self.images.wait()
         QApplication.processEvents()
         return self.grab().save(path)
+
+    # -- never lose a game: undo, saves, the autosave, concede, game over (app/session.py) -------
+    def _ask(self, title: str, question: str) -> bool:
+        answer = QMessageBox.question(self, title, question,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _autosave(self) -> None:
+        if self.session is not None and self.session.checkpoint(self.controller.game, self.controller.viewer):
+            return
+        if self.session is not None and self.session.error:
+            self.controller.say(self.session.error, "warning")
+
+    def may_discard(self, what: str) -> bool:
+        """Before the current game is thrown away: ask, unless it is over or has no answer yet."""
+        game = self.controller.game
+        if saves.is_over(game) or not game.history:
+            return True
+        kept = " It stays in the autosave until the new game's first answer." if self.autosave else ""
+        return self.ask(what, f"Throw away the current game (round {game.state.round}, "
+                              f"{len(game.history)} answers)?{kept}")
+
+    def undo(self) -> bool:
+        """Undo the last answer of a person at this screen (and the computer answers after it):
+        the game is rebuilt from its start and its earlier answers. Into another player's
+        decision, the privacy screen asks for that player."""
+        ctl = self.controller
+        game = ctl.game
+        keep = saves.undo_point(game.history, ctl.humans)
+        if keep is None:
+            ctl.say("Nothing to undo.", "info")
+            return False
+        info = self.session.info.cut(keep)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            again = saves.rebuild(game, info, keep)
+        except Exception as err:  # should never happen: the same answers, the same seed
+            ctl.say(f"Undo failed: {err}", "refused")
+            return False
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
+        d = self.controller.decision
+        if d is not None:
+            self.controller.say(f"Undone \u2014 back to {d.player}: {d.prompt}.", "info")
+            self.prompt.refresh()
+        return True
+
+    def save_game(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game", str(Path.home() / "game.maester.json"),
+                                              "Maester saves (*.json);;All files (*)")
+        if path:
+            self.save_to(path)
+
+    def save_to(self, path: str | Path) -> bool:
+        """Save the game (all its answers: a save of a finished game is its replay)."""
+        self.session.info.viewer = self.controller.viewer
+        try:
+            seconds = saves.write_save(path, self.controller.game, self.session.info, indent=1)
+        except OSError as err:
+            self.controller.say(f"{path}: could not save ({err.strerror or err}); choose another folder", "refused")
+            return False
+        self.controller.say(f"Saved to {path} ({seconds * 1000:.0f} ms).", "info")
+        self.prompt.refresh()
+        return True
+
+    def open_game(self) -> None:
+        if not self.may_discard("Open a game"):
+            return
+        start = str(self.autosave.parent if self.autosave else Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open a game", start, "Maester saves (*.json);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path) -> str | None:
+        """Open a save; returns the one-line reason when it cannot be opened (also shown)."""
+        from cards.errors import DataError
+
+        try:
+            loaded = saves.read_save(path, self._pool_for_saves())
+        except DataError as err:
+            self.controller.say(str(err), "refused")
+            self.prompt.refresh()
+            return str(err)
+        self.resume(loaded)
+        return None
+
+    def _pool_for_saves(self):
+        from cards.pool import default_pool
+
+        try:
+            return default_pool()
+        except Exception:  # a damaged import cache: the practice cards and this game's still load
+            from cards.pool import practice_pool
+
+            return practice_pool()
+
+    def resume(self, loaded: saves.Loaded) -> None:
+        """Put an opened game on the table (the next player takes the seat first)."""
+        info = loaded.info
+        setup = info.setup(seed=loaded.game.state.seed)
+        self.start(setup, game=loaded.game, info=info, viewer=info.viewer, hidden=True)
+        if loaded.warning:
+            self.controller.say(loaded.warning, "warning")
+            self.prompt.refresh()
+
+    def concede(self) -> bool:
+        ctl = self.controller
+        if ctl.result is not None:
+            ctl.say("The game is over.", "info")
+            return False
+        if ctl.hands_hidden:
+            ctl.say(f"Pass the screen to {ctl.waiting_for} first: the table is hidden.", "refused")
+            return False
+        others = [p.name for p in ctl.game.state.players if not p.eliminated and p.name != ctl.viewer]
+        outcome = f"{others[0]} wins." if len(others) == 1 else \
+            f"{ctl.viewer} leaves the game; {', '.join(others)} play on."
+        if not self.ask("Concede", f"{ctl.viewer} concedes? {outcome}"):
+            return False
+        return ctl.concede()
+
+    def show_game_over(self) -> GameOverDialog:
+        if self.game_over_dialog is not None:
+            self.game_over_dialog.close()
+        dialog = GameOverDialog(self, self.controller.game)
+        dialog.rematch.connect(self.rematch)
+        dialog.save_replay.connect(self.save_game)
+        self.game_over_dialog = dialog
+        dialog.show()
+        return dialog
+
+    def rematch(self) -> None:
+        """The same decks and seats, shuffled again: a new seed (a scenario starts at its position again)."""
+        game = self.controller.game
+        info = self.session.info
+        fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None})
+        spec = dict(game.setup_spec)
+        seed = None
+        if "decks" in spec:
+            seed = random.randrange(1 << 30)
+            spec["seed"] = seed
+        try:
+            again = saves.fresh_game(spec, fresh, game.pool)
+        except Exception as err:
+            self.controller.say(f"The rematch could not start: {err}", "refused")
+            return
+        self.start(fresh.setup(seed=seed), game=again, info=fresh)

@@ -50,6 +50,8 @@ class Game:
         self.result: GameOver | None = None
         self.warnings: list[str] = []
         """Rules the last answer broke, in advise mode."""
+        self.conceded: list[str] = []
+        """Players who conceded and left a game that goes on (three or four players); see ``concede``."""
         self._flow = flow.play(self, start_phase or state.phase)
         self._step(None)
 
@@ -69,6 +71,52 @@ class Game:
         normalised = decision.check(answer)
         self.history.append((player, normalised))
         self._step(normalised)
+        self._answer_for_conceded()
+
+    def concede(self, name: str) -> None:
+        """``name`` concedes. When one other player is left, that player wins at once; with more,
+        ``name`` is eliminated (his cards in play go to the bottom of their owners' decks, as in
+        WIN-07) and the game goes on without him. Recorded in the history as
+        ``(name, {"concede": True})``, so replays and saves concede again at the same point."""
+        if self.pending is None:
+            raise Refused("the game is over")
+        if name not in self.state.player_names:
+            raise Refused(f"{name!r} is not a player")
+        if self.player(name).eliminated:
+            raise Refused(f"{name} is already out of the game")
+        self.warnings = []
+        self.history.append((name, {"concede": True}))
+        others = [p.name for p in self.state.players if not p.eliminated and p.name != name]
+        if len(others) == 1:
+            self.state.winner = others[0]
+            self.log(f"{name} concedes: {others[0]} wins.")
+            self.pending = None
+            self.result = GameOver(others[0], self.state.log[-1])
+            return
+        self.eliminate(name, reason="concedes")
+        self.conceded.append(name)
+        self.update_challenge_participants()
+        self._answer_for_conceded()
+
+    def _answer_for_conceded(self) -> None:
+        """A question to a player who conceded gets the least answer (pass, no defenders, the fewest
+        picks), not recorded: replaying the concession gives it again."""
+        while self.pending is not None and self.pending.player in self.conceded:
+            d = self.pending
+            candidates = ([{"pass": True}] if d.can_pass else []) + [
+                {"defend": []}, {"choose": list(d.choices[:d.min_count])}, {"order": list(d.choices)},
+                {"pass": True}, {"done": True}, *d.options]
+            for candidate in candidates:
+                if not d.accepts_command(candidate):
+                    continue
+                try:
+                    value = d.check(candidate)
+                except Refused:
+                    continue
+                self._step(value)
+                break
+            else:
+                return  # no answer found: the table asks the seat as usual
 
     def warn(self, player: str, text: str) -> None:
         """Advise mode: record a rule the last answer broke (the table shows ``warnings``)."""
@@ -517,12 +565,13 @@ class Game:
             self.log(f"{living[0].name} wins: every other player is eliminated.")
             raise GameEnded()
 
-    def eliminate(self, name: str) -> None:
+    def eliminate(self, name: str, reason: str = "five Doomed cards in the dead pile") -> None:
         """WIN-07: every card the player owns or controls in play goes to the bottom of its owner's
         deck, attachments and duplicates too."""
         p = self.player(name)
         p.eliminated = True
-        self.log(f"{name} is eliminated: five Doomed cards in the dead pile.")
+        self.log(f"{name} is eliminated: {reason}." if reason != "concedes" else f"{name} concedes and is "
+                 f"eliminated.")
         leaving = [cid for cid, c in self.state.cards.items()
                    if c.zone in ("in_play", "attached", "duplicate") and (c.owner == name or c.controller == name)]
         for cid in leaving:

@@ -99,7 +99,8 @@ def start_from_spec(spec: Mapping, pool: Any, options: Options | None = None) ->
 
 def apply_history(game: Game, history: list) -> Game:
     """Answer ``game``'s decisions with ``history`` ((player, answer) pairs), in order.
-    Advise mode's free moves (``{"free": move}``) are applied as free moves again."""
+    Advise mode's free moves (``{"free": move}``) are applied as free moves again, a concession
+    (``{"concede": True}``, ``Game.concede``) is made again."""
     for i, (player, answer) in enumerate(history, start=1):
         pending = game.advance()
         if isinstance(pending, GameOver):
@@ -108,6 +109,8 @@ def apply_history(game: Game, history: list) -> Game:
         try:
             if isinstance(answer, Mapping) and set(answer) == {"free"}:
                 free_move(game, player, copy.deepcopy(dict(answer["free"])))
+            elif isinstance(answer, Mapping) and set(answer) == {"concede"}:
+                game.concede(player)
             else:
                 game.answer(player, copy.deepcopy(answer))
         except Refused as err:

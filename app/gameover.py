@@ -1,0 +1,72 @@
+"""The game-over dialog: who won and how, the rounds, each player's power; Rematch and Save replay."""
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from engine.game import WIN_POWER, Game
+
+
+class GameOverDialog(QDialog):
+    """Not modal: the table stays visible behind it (the final position can be read)."""
+
+    rematch = Signal()
+    save_replay = Signal()
+
+    def __init__(self, parent: QWidget, game: Game):
+        super().__init__(parent)
+        self.setObjectName("game-over")
+        self.setWindowTitle("Game over")
+        st = game.state
+        result = game.advance()
+        winner = getattr(result, "winner", st.winner) or "draw"
+        box = QVBoxLayout(self)
+        self.title = QLabel("A draw" if winner == "draw" else f"{winner} wins")
+        self.title.setStyleSheet("font-size: 26px; font-weight: bold; color: #7a1414;")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(self.title)
+        how = re.sub(r"^R\d+ [\w ]+?: ", "", getattr(result, "reason", "") or "")  # the log line, unprefixed
+        self.how = QLabel(how)
+        self.how.setWordWrap(True)
+        self.how.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(self.how)
+        rounds = st.round
+        self.rounds = QLabel(f"Round {rounds}, {st.phase} phase \u2014 {len(game.history)} answers")
+        self.rounds.setStyleSheet("color: #555;")
+        self.rounds.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(self.rounds)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(18)
+        grid.setContentsMargins(12, 10, 12, 10)
+        for col, head in enumerate(("Player", "House", f"Power (/{WIN_POWER})", "")):
+            label = QLabel(f"<b>{head}</b>")
+            grid.addWidget(label, 0, col)
+        self.rows: dict[str, tuple[int, str]] = {}
+        conceded = {who for who, answer in game.history if answer == {"concede": True}}
+        for row, p in enumerate(sorted(st.players, key=lambda p: -game.total_power(p.name)), start=1):
+            power = game.total_power(p.name)
+            note = "winner" if p.name == winner else ("conceded" if p.name in conceded else
+                                                     "eliminated" if p.eliminated else "")
+            self.rows[p.name] = (power, note)
+            for col, text in enumerate((p.name, p.house.capitalize(), str(power), note)):
+                grid.addWidget(QLabel(f"<b>{text}</b>" if p.name == winner else text), row, col)
+        box.addLayout(grid)
+        buttons = QDialogButtonBox()
+        self.rematch_button = QPushButton("Rematch")
+        self.rematch_button.setToolTip("The same decks and seats, shuffled again (a new seed)")
+        self.save_button = QPushButton("Save replay\u2026")
+        self.close_button = QPushButton("Close")
+        buttons.addButton(self.rematch_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
+        self.rematch_button.clicked.connect(self._rematch)
+        self.save_button.clicked.connect(self.save_replay.emit)
+        self.close_button.clicked.connect(self.reject)
+        box.addWidget(buttons)
+        self.setMinimumWidth(440)
+
+    def _rematch(self) -> None:
+        self.accept()
+        self.rematch.emit()

@@ -1,0 +1,561 @@
+"""Never lose a game: undo, saves, the autosave and recovery after a crash.
+
+A game is its start plus its answers (``engine.replay``): undo rebuilds the
+game from ``setup_spec`` and ``history[:-k]``. The state's random generator is
+seeded by the setup, so the rebuilt game has the same shuffles and random
+discards: undoing never deals again.
+
+A **table save** is an engine save (``engine.replay.save_game``: the setup, the
+answers, the final digest) plus a ``table`` section with what the table needs:
+the seats, the computer seats, privacy, the mode switches (advise/enforce, by
+history length), who had the screen, and — for a game opened from a scenario —
+the scenario's text, so a save never sends the loader to an arbitrary path.
+
+The **autosave** (``autosave.json`` in the user data folder, ``$MAESTER_HOME``,
+else ``$XDG_DATA_HOME/maester``, else ``~/.local/share/maester``) is written
+after every answer and free move. Every write is atomic: a temporary file in
+the same folder, flushed and fsynced, then ``os.replace``; a temporary file a
+killed process left behind is removed at the next start (``clean_orphans``).
+
+Reading a save never raises anything but ``cards.errors.DataError``, whose
+``str()`` is one line: the file, what is wrong, what to do.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from cards.errors import DataError
+from engine.decisions import GameOver
+from engine.game import Game, Options
+from engine.replay import SAVE_FORMAT, SAVE_VERSION, ReplayError, apply_history, save_game, start_from_spec
+from engine.replay import _decode as decode_answer  # the inverse of save_game's answer encoding
+
+TABLE_VERSION = 1
+AUTOSAVE_NAME = "autosave.json"
+PREVIOUS_NAME = "autosave-previous.json"
+DAMAGED_NAME = "autosave-damaged.json"
+ORPHAN_AGE_S = 3600.0
+"""A temporary file older than this is an orphan even if a process with its pid runs (pid reuse)."""
+_TMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[0-9a-f]{8}\.tmp$")
+OPEN_HINT = "open another save, or the autosave"
+
+
+def data_dir() -> Path:
+    from cards.pool import user_data_dir
+
+    return user_data_dir()
+
+
+def autosave_path(folder: Path | None = None) -> Path:
+    return (folder or data_dir()) / AUTOSAVE_NAME
+
+
+# ---------------------------------------------------------------------------
+# Atomic writes
+# ---------------------------------------------------------------------------
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that ``path`` is always either the old file or the new one:
+    a temporary file in the same folder (named ``.NAME.PID-XXXXXXXX.tmp``), flushed and fsynced,
+    then renamed over ``path``; the folder is fsynced too."""
+    path = Path(path)
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def clean_orphans(folder: Path | None = None, *, now: float | None = None) -> list[Path]:
+    """Remove the temporary files of atomic writes that a killed process left in ``folder``
+    (its process is gone, or the file is over an hour old). Returns what was removed."""
+    folder = folder or data_dir()
+    removed = []
+    now = time.time() if now is None else now
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _TMP.match(entry.name)
+        if m is None:
+            continue
+        try:
+            old = now - entry.stat().st_mtime > ORPHAN_AGE_S
+        except OSError:
+            continue
+        if old or not _alive(int(m["pid"])):
+            try:
+                entry.unlink()
+                removed.append(entry)
+            except OSError:
+                pass
+    return removed
+
+
+# ---------------------------------------------------------------------------
+# What the table keeps beside the engine's save
+# ---------------------------------------------------------------------------
+
+@dataclass
+class TableInfo:
+    """The table's side of a game: seats, computers, privacy, mode switches, the screen."""
+
+    names: list[str]
+    decks: list[str] = field(default_factory=list)
+    computer: list[str] = field(default_factory=list)
+    ruleset: str = "lcg"
+    privacy: bool = True
+    prompt_all: bool = False
+    modes: list[list] = field(default_factory=lambda: [[0, "enforce"]])
+    """``[history length, mode]`` pairs: the mode the answers from that point on were given in."""
+    viewer: str | None = None
+    scenario_text: str | None = None
+    """A scenario game's scenario file, as it was when the game started."""
+    scenario_name: str | None = None
+    log_title: bool = True
+    """The table logs ``scenario: TITLE`` after building a scenario game (``GameSetup``)."""
+
+    @classmethod
+    def of(cls, setup, game: Game) -> "TableInfo":
+        """The table info of a game the table just started from ``setup`` (an ``app.dialogs.GameSetup``)."""
+        text = name = None
+        if setup.scenario:
+            try:
+                text = Path(setup.scenario).read_text(encoding="utf-8")
+            except OSError:
+                text = None
+            name = Path(setup.scenario).name
+        return cls(names=list(game.state.player_names), decks=list(setup.decks), computer=list(setup.computer),
+                   ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
+                   modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name)
+
+    @property
+    def mode(self) -> str:
+        return self.modes[-1][1]
+
+    def note_mode(self, at: int, mode: str) -> None:
+        """The mode switched when the history had ``at`` answers."""
+        if mode == self.modes[-1][1]:
+            return
+        if self.modes[-1][0] == at and len(self.modes) > 1:
+            self.modes.pop()
+            if self.modes[-1][1] == mode:
+                return
+        self.modes.append([at, mode])
+
+    def cut(self, length: int) -> "TableInfo":
+        """The info of the same game cut back to ``length`` answers (undo)."""
+        modes = [m for m in self.modes if m[0] <= length] or self.modes[:1]
+        return TableInfo(**{**self.__dict__, "modes": [list(m) for m in modes]})
+
+    def setup(self, seed: int | None = None):
+        from app.dialogs import GameSetup
+
+        return GameSetup(names=list(self.names), decks=list(self.decks) or ["practice:stark"] * len(self.names),
+                         computer=list(self.computer), ruleset=self.ruleset, mode=self.modes[0][1], seed=seed,
+                         privacy=self.privacy, scenario=None)
+
+    def to_json(self) -> dict:
+        return {"version": TABLE_VERSION, "names": self.names, "decks": self.decks, "computer": self.computer,
+                "ruleset": self.ruleset, "privacy": self.privacy, "prompt_all": self.prompt_all,
+                "modes": self.modes, "viewer": self.viewer, "scenario": self.scenario_text,
+                "scenario_name": self.scenario_name, "log_title": self.log_title}
+
+
+# ---------------------------------------------------------------------------
+# Rebuilding a game (undo, load)
+# ---------------------------------------------------------------------------
+
+def _scenario_copy(text: str) -> Path:
+    """The scenario text as a file of Maester's own (``scenarios/<hash>.yaml`` in the data folder):
+    a save's scenario is read from the text it embeds, never from a path it names."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    path = data_dir() / "scenarios" / f"{digest}.yaml"
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return path
+    except OSError:
+        pass
+    atomic_write(path, text)
+    return path
+
+
+def _scenario_path(info: TableInfo, spec: dict, folder: Path | None) -> Path:
+    if info.scenario_text is not None:
+        original = Path(str(spec.get("scenario", "")))
+        try:
+            if original.is_file() and original.read_text(encoding="utf-8") == info.scenario_text:
+                return original  # unchanged since: no copy needed (undo)
+        except OSError:
+            pass
+        return _scenario_copy(info.scenario_text)
+    # An engine save (no table section) names its scenario by path: only a .yaml file inside the
+    # save's own folder is followed.
+    named = str(spec.get("scenario", ""))
+    rel = PurePosixPath(named.replace("\\", "/"))
+    if folder is None or rel.is_absolute() or ".." in rel.parts or rel.suffix.lower() not in (".yaml", ".yml"):
+        raise DataError(f"the save names the scenario file {named!r} but does not contain it",
+                        hint="put the scenario beside the save and name it relative to the save, or save "
+                             "the game again from the table (table saves contain their scenario)")
+    path = (folder / Path(*rel.parts)).resolve()
+    if folder.resolve() not in path.parents or not path.is_file():
+        raise DataError(f"the scenario file {named!r} the save names is not beside the save",
+                        hint="put the scenario file in the save's folder")
+    return path
+
+
+def fresh_game(spec: dict, info: TableInfo, pool: Any, folder: Path | None = None) -> Game:
+    """The game as it started (no answers), from an engine ``setup_spec`` and the table info."""
+    options = Options(prompt_all=info.prompt_all, mode=info.modes[0][1])
+    if "scenario" in spec:
+        from engine.scenario import load_scenario
+
+        sc = load_scenario(_scenario_path(info, spec, folder), options)
+        if info.log_title:
+            sc.game.log(f"scenario: {sc.title}")  # as app.dialogs.GameSetup does
+        return sc.game
+    return start_from_spec(spec, pool, options)
+
+
+def answer_again(game: Game, history: list, info: TableInfo) -> Game:
+    """Answer ``history`` again, switching advise/enforce where the table did."""
+    switches = {at: mode for at, mode in info.modes[1:]}
+    total = len(history)
+    for i, entry in enumerate(history):
+        if i in switches:
+            game.options.mode = switches[i]
+        try:
+            apply_history(game, [entry])
+        except ReplayError as err:
+            why = str(err).split(" was refused: ", 1)[-1].split(": the game already ended", 1)[-1]
+            raise ReplayError(f"answer {i + 1} of {total} ({entry[0]}) cannot be given again: {why}") from None
+    if total in switches:
+        game.options.mode = switches[total]
+    return game
+
+
+def rebuild(game: Game, info: TableInfo, length: int) -> Game:
+    """``game`` rebuilt with its first ``length`` answers (undo)."""
+    fresh = fresh_game(dict(game.setup_spec), info, game.pool)
+    return answer_again(fresh, list(game.history[:length]), info)
+
+
+def undo_point(history: list, humans: list[str]) -> int | None:
+    """How many answers to keep to undo the last answer of a person at the screen (with the
+    computer answers that followed it), or None when there is nothing to undo."""
+    i = len(history)
+    while i > 0 and history[i - 1][0] not in humans:
+        i -= 1
+    return i - 1 if i > 0 else None
+
+
+# ---------------------------------------------------------------------------
+# Saves
+# ---------------------------------------------------------------------------
+
+def table_save(game: Game, info: TableInfo) -> dict:
+    """A save of ``game`` (``engine.replay.save_game``) with the table's section."""
+    data = save_game(game)
+    table = info.to_json()
+    st = game.state
+    table.update(saved_at=time.time(), round=st.round, phase=st.phase, winner=st.winner,
+                 answers=len(game.history))
+    data["table"] = table
+    return data
+
+
+def write_save(path: str | Path, game: Game, info: TableInfo, *, indent: int | None = None) -> float:
+    """Write a table save atomically; returns the seconds it took."""
+    t = time.perf_counter()
+    text = json.dumps(table_save(game, info), ensure_ascii=False, indent=indent,
+                      separators=(",", ":") if indent is None else None)
+    atomic_write(path, text)
+    return time.perf_counter() - t
+
+
+def read_json(path: str | Path) -> dict:
+    """A save file's data, checked to be a Maester save (``DataError`` otherwise)."""
+    file = str(path)
+
+    def fail(what: str, todo: str = OPEN_HINT) -> DataError:
+        return DataError(what, file=file, hint=todo)
+
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise fail("no such file", "check the name and the folder") from None
+    except OSError as err:
+        raise fail(f"cannot read it ({err.strerror or err})", "check the file's permissions") from None
+    if not raw.strip():
+        raise fail("the file is empty")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise fail("not a Maester save (not text)", "open a .json file saved by Maester") from None
+    except json.JSONDecodeError as err:
+        raise fail(f"damaged or cut short: not valid JSON ({err.msg}: line {err.lineno}, column {err.colno})"
+                   ) from None
+    except RecursionError:
+        raise fail("damaged: nested too deeply") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise fail(f"not a Maester save (its format is not {SAVE_FORMAT!r})", "open a .json file saved by Maester")
+    version = data.get("version")
+    if version != SAVE_VERSION:
+        if isinstance(version, int) and not isinstance(version, bool) and version > SAVE_VERSION:
+            raise fail(f"written by a newer Maester (save version {version}; this one reads {SAVE_VERSION})",
+                       "update Maester to open it")
+        raise fail(f"save version {version!r} is not one this Maester reads (it reads {SAVE_VERSION})",
+                   "open it with the Maester that saved it")
+    table = data.get("table")
+    if table is not None:
+        if not isinstance(table, dict):
+            raise fail("damaged: its table section is not an object")
+        tv = table.get("version", 1)
+        if isinstance(tv, int) and not isinstance(tv, bool) and tv > TABLE_VERSION:
+            raise fail(f"written by a newer Maester (table version {tv}; this one reads {TABLE_VERSION})",
+                       "update Maester to open it")
+    setup = data.get("setup")
+    if not isinstance(setup, dict) or not ("decks" in setup or "scenario" in setup):
+        raise fail("damaged: it has no setup (how the game started)")
+    history = data.get("history")
+    if not isinstance(history, list) or not all(
+            isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)
+            for e in history):
+        raise fail("damaged: its answers are not a list of [player, answer] pairs")
+    return data
+
+
+def _info_of(data: dict) -> TableInfo:
+    setup = data["setup"]
+    opts = data.get("options") if isinstance(data.get("options"), dict) else {}
+    table = data.get("table") or {}
+    if "decks" in setup:
+        decks = setup["decks"]
+        names = list(setup.get("seats") or decks) if isinstance(decks, dict) else []
+        start_mode = setup.get("mode", opts.get("mode", "enforce"))
+        prompt_all = setup.get("prompt_all", opts.get("prompt_all", True))
+    else:
+        names = []
+        start_mode = opts.get("mode", "enforce")
+        prompt_all = opts.get("prompt_all", True)
+    if not table:  # an engine save: the seats all played by people at this screen
+        return TableInfo(names=[str(n) for n in names], decks=[], computer=[], ruleset=setup.get("ruleset", "lcg"),
+                         privacy=True, prompt_all=bool(prompt_all), modes=[[0, str(start_mode)]],
+                         scenario_text=None, log_title=False)
+    modes = table.get("modes") or [[0, str(start_mode)]]
+    if not (isinstance(modes, list) and all(isinstance(m, list) and len(m) == 2 and isinstance(m[0], int)
+                                            and m[1] in ("enforce", "advise") for m in modes)):
+        raise ValueError("its mode switches are unreadable")
+    text = table.get("scenario")
+    return TableInfo(names=[str(n) for n in table.get("names") or names], decks=[str(d) for d in table.get("decks") or []],
+                     computer=[str(n) for n in table.get("computer") or []], ruleset=str(table.get("ruleset", "lcg")),
+                     privacy=bool(table.get("privacy", True)), prompt_all=bool(table.get("prompt_all", prompt_all)),
+                     modes=[list(m) for m in modes], viewer=table.get("viewer"),
+                     scenario_text=text if isinstance(text, str) else None,
+                     scenario_name=table.get("scenario_name"), log_title=bool(table.get("log_title", True)))
+
+
+def _needed_keys(setup: dict) -> list[str]:
+    keys: list[str] = []
+    for deck in (setup.get("decks") or {}).values():
+        keys += list(deck.get("plots") or []) + list(deck.get("cards") or [])
+        keys += [k for k in (deck.get("agenda"), deck.get("house_card")) if k]
+    return sorted(set(keys))
+
+
+@dataclass
+class Loaded:
+    game: Game
+    info: TableInfo
+    warning: str | None = None
+    """Set when the game loaded but replayed differently from the save (a one-line explanation)."""
+    saved_at: float | None = None
+
+
+def read_save(path: str | Path, pool: Any = None) -> Loaded:
+    """Load a save (a table save or a plain engine save): the game replayed, the table info.
+    Any problem is a ``DataError`` whose ``str()`` is one line."""
+    file = str(path)
+    data = read_json(path)
+    try:
+        info = _info_of(data)
+    except (ValueError, TypeError, AttributeError) as err:
+        raise DataError(f"damaged: {err}", file=file, hint=OPEN_HINT) from None
+    setup = data["setup"]
+    if "decks" in setup:
+        if not isinstance(setup["decks"], dict):
+            raise DataError("damaged: its decks are unreadable", file=file, hint=OPEN_HINT)
+        if pool is None:
+            from cards.pool import default_pool
+
+            pool = default_pool()
+        try:
+            missing = [k for k in _needed_keys(setup) if pool.get(k) is None]
+        except (AttributeError, TypeError):
+            raise DataError("damaged: its decks are unreadable", file=file, hint=OPEN_HINT) from None
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            raise DataError(f"the card pool lacks {len(missing)} card(s) this game was played with: {shown}",
+                            file=file, hint="import the card data it was played with: "
+                                            "python -m cards.pool import FILE")
+    try:
+        history = [(player, decode_answer(answer)) for player, answer in data["history"]]
+        game = fresh_game(setup, info, pool, Path(path).resolve().parent)
+        answer_again(game, history, info)
+    except DataError as err:
+        raise DataError(err.message, file=file, hint=err.hint or OPEN_HINT) from None
+    except ReplayError as err:
+        raise DataError(f"{err}", file=file, hint="the cards or the engine changed since it was saved; open it "
+                                                  "with the Maester and cards it was played with") from None
+    except Exception as err:  # a scenario that no longer loads, a damaged answer...: one line, never a traceback
+        from engine.scenario import ScenarioError
+
+        if isinstance(err, ScenarioError):
+            raise DataError(f"its scenario does not load: step {err.step}: {err.reason}", file=file,
+                            hint=OPEN_HINT) from None
+        raise DataError(f"damaged: {type(err).__name__}: {err}".rstrip(": "), file=file, hint=OPEN_HINT) from None
+    warning = None
+    digest = data.get("digest")
+    if digest and game.state.digest() != digest:
+        warning = (f"{file}: loaded, but the game replayed differently from the saved one (the cards or the "
+                   f"engine changed since it was saved)")
+    if not info.names:
+        info.names = list(game.state.player_names)
+    table = data.get("table") or {}
+    saved_at = table.get("saved_at") if isinstance(table.get("saved_at"), (int, float)) else None
+    return Loaded(game, info, warning, saved_at)
+
+
+# ---------------------------------------------------------------------------
+# The autosave and recovery
+# ---------------------------------------------------------------------------
+
+class Session:
+    """The table's record of one game: its ``TableInfo`` and its autosave."""
+
+    def __init__(self, info: TableInfo, autosave: Path | None = None, *, new_game: bool = False):
+        """``new_game``: the autosave (an earlier game, perhaps) is kept until this game's first answer."""
+        self.info = info
+        self.autosave = autosave
+        self.new_game = new_game
+        self.saved: tuple[int, str] | None = None
+        self.write_times: list[float] = []
+        self.error: str | None = None
+
+    def checkpoint(self, game: Game, viewer: str | None, *, force: bool = False) -> bool:
+        """Autosave ``game`` if it changed since the last autosave. Returns True if it wrote."""
+        if self.autosave is None:
+            return False
+        mark = (len(game.history), self.info.mode)
+        if mark == self.saved and not force or self.new_game and not game.history:
+            return False
+        self.info.viewer = viewer
+        try:
+            self.write_times.append(write_save(self.autosave, game, self.info))
+        except (OSError, ReplayError) as err:
+            self.error = f"{self.autosave}: the autosave could not be written ({err})"
+            return False
+        self.saved = mark
+        self.error = None
+        return True
+
+    def note_mode(self, game: Game) -> None:
+        self.info.note_mode(len(game.history), game.options.mode)
+
+
+@dataclass
+class Recovery:
+    """An unfinished game in the autosave."""
+
+    path: Path
+    saved_at: float
+    summary: str
+
+    @property
+    def when(self) -> str:
+        return time.strftime("%a %d %b %H:%M", time.localtime(self.saved_at))
+
+    @property
+    def question(self) -> str:
+        return f"Resume the game from {self.when}?"
+
+
+def find_recovery(folder: Path | None = None) -> Recovery | DataError | None:
+    """The autosave if it holds an unfinished game with at least one answer; a ``DataError`` if it
+    cannot be read (it is then moved aside to ``autosave-damaged.json``); else None."""
+    path = autosave_path(folder)
+    if not path.exists():
+        return None
+    try:
+        data = read_json(path)
+    except DataError as err:
+        try:
+            os.replace(path, path.with_name(DAMAGED_NAME))
+        except OSError:
+            pass
+        return err
+    table = data.get("table") or {}
+    if table.get("winner") or not data.get("history"):
+        return None
+    names = table.get("names") or list(data["setup"].get("seats") or data["setup"].get("decks") or [])
+    saved_at = table.get("saved_at")
+    if not isinstance(saved_at, (int, float)):
+        saved_at = path.stat().st_mtime
+    summary = (f"{' vs '.join(str(n) for n in names)}: round {table.get('round', '?')}, "
+               f"{table.get('phase', '?')} phase, {len(data['history'])} answers")
+    return Recovery(path, float(saved_at), summary)
+
+
+def set_aside(folder: Path | None = None) -> Path | None:
+    """A declined autosave is kept as ``autosave-previous.json`` (Game ▸ Open… opens it)."""
+    path = autosave_path(folder)
+    if not path.exists():
+        return None
+    target = path.with_name(PREVIOUS_NAME)
+    os.replace(path, target)
+    return target
+
+
+def is_over(game: Game) -> bool:
+    return isinstance(game.advance(), GameOver)
