@@ -96,6 +96,7 @@ class SeatRow(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         self.name = QLineEdit(DEFAULT_NAMES[index])
         self.name.setObjectName(f"name-{index}")
+        self.name.setMinimumWidth(100)
         row.addWidget(self.name, 2)
         self.deck = QComboBox()
         self.deck.setObjectName(f"deck-{index}")
@@ -114,7 +115,7 @@ class SeatRow(QWidget):
         self.prompting.setToolTip("When the table stops for this player in windows he may act in")
         for key, label in PROMPTING.items():
             self.prompting.addItem("Stop: " + label, key)
-        row.addWidget(self.prompting, 3)
+        row.addWidget(self.prompting, 2)
         self.computer.toggled.connect(lambda on: self.prompting.setEnabled(not on))
 
     def _browse(self) -> None:
