@@ -308,6 +308,8 @@ class TableController(QObject):
             d = self.decision
         self.note_public()
         if d is None:
+            if self.hands_hidden and self.waiting_for is None:  # over before anyone took the seat
+                self.hands_hidden = False
             res = self.result
             if res is not None:
                 self.say(f"Game over: {res.winner} wins. {res.reason}" if res.winner != "draw"

@@ -288,3 +288,39 @@ def test_the_game_opens_on_the_privacy_screen_with_two_people(table):
     assert all(it.face.hidden for cid, it in window.scene.cards.items() if ui.game.card(cid).zone == "hand")
     window, ui = table(seed=5, names=("Alice", "Bob"), computer=("Bob",))
     assert not window.privacy.isVisible() and window.controller.seat == "Alice"
+
+
+def test_the_search_and_look_strips_show_the_deck_to_its_seat_only(table):
+    """Step 3 of a use by hand (faked here: the practice cards need none): the search strip shows the seat
+    its own deck, a look its top cards; when the screen goes to the next player, both are gone."""
+    from engine.decisions import Decision
+
+    window, ui = table(seed=3)
+    ctl, game = window.controller, ui.game
+    ui.take_seat()
+    me = ctl.viewer
+    other = next(n for n in game.state.player_names if n != me)
+    scanner = Scanner(window)
+    real = game.pending
+    game.pending = Decision("by_hand_effect", me, "carry out the text by hand", can_pass=True,
+                            context={"card": game.player(me).house_card, "paragraph": 1})
+    try:
+        window.refresh()
+        ui.press("tool-search")
+        deck = game.player(me).deck
+        shown = [k for k in window.prompt.buttons if k.startswith("search-")]
+        assert sorted(int(k.split("-")[1]) for k in shown) == sorted(deck)
+        assert all(not window.prompt.buttons[k].face.hidden for k in shown)
+        assert not scanner.scan("searching my deck")
+        game.state.looking.append({"player": me, "deck": me, "count": 3})
+        window.refresh()
+        looked = [k for k in window.prompt.buttons if k.startswith("look-")]
+        assert [int(k.split("-")[1]) for k in looked] == deck[:3]
+        assert not scanner.scan("looking at my top 3")
+        ctl.hide_for(other)
+        assert not [k for k in window.prompt.buttons if k.startswith(("search-", "look-"))]
+        assert not [b for b in window.findChildren(CardButton) if b.isVisible()]
+        assert not scanner.scan("handed over", with_log=True)
+    finally:
+        game.state.looking.clear()
+        game.pending = real
