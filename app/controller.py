@@ -11,8 +11,15 @@ In advise mode a gesture the rules refuse, or one no decision asks for
 rules it breaks are shown as warnings.
 
 Seats played by the computer are answered by ``engine.players.RandomPlayer``.
-Hotseat: when the next decision belongs to another person at the same screen,
-the hands are hidden until that player takes the seat (``reveal``).
+Hotseat: when the next decision belongs to another person at the same screen
+(and at the start of the game), the table is hidden until that player takes the
+seat (``reveal``). What the seat may see is ``engine.visibility.may_see``: every
+widget draws cards and names through ``may_see`` and ``title`` here.
+
+Prompting: each person chooses when the table stops for him (``PROMPTING``);
+the other decisions are passed here, as answers in the history (the table's
+games run with ``Options(prompt_all=True)``, so the setting can change at any
+time without breaking a replay).
 """
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine import advise, manual
+from engine import advise, manual, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
@@ -28,6 +35,16 @@ from engine.players import RandomPlayer
 SELECTION_KINDS = ("setup", "challenge", "defend", "stealth", "choose", "order")
 """Decisions answered by picking cards on the table, then pressing the prompt's button."""
 ROW_ZONES = ("characters", "locations", "in_play")
+
+PROMPTING = {
+    "legal": "when I have a legal play",
+    "always": "in every window (tells nobody anything)",
+    "never": "never for optional windows",
+}
+"""When the table stops for a person: ``legal`` (the default) skips the windows where passing is his only
+answer; ``always`` stops in every window he may act in, even to pass; ``never`` passes every optional window
+(actions outside his own marshalling, responses, saves and cancels) and stops only for what he must answer."""
+OPTIONAL_KINDS = ("action", "response", "save_cancel")
 
 Action = tuple[str, Callable[[], None] | None, bool]
 """A context-menu entry: label, what it does, whether it is enabled ("-" is a separator)."""
@@ -48,9 +65,12 @@ class TableController(QObject):
     """Show the cards of a pile (player, zone) the viewer may look through."""
     progressed = Signal()
     """An answer or a free move went into the history (the table autosaves, ``app/session.py``)."""
+    seat_changed = Signal()
+    """The seat at the screen changed (hidden for a hand-over, or taken): forget what the last seat saw."""
 
     def __init__(self, game: Game, *, computers: dict[str, RandomPlayer] | None = None, privacy: bool = True,
-                 computer_delay_ms: int = 0, parent: QObject | None = None):
+                 computer_delay_ms: int = 0, prompting: dict[str, str] | None = None,
+                 parent: QObject | None = None):
         super().__init__(parent)
         self.game = game
         self.computers: dict[str, RandomPlayer] = dict(computers or {})
@@ -58,16 +78,29 @@ class TableController(QObject):
         self.computer_delay_ms = computer_delay_ms
         self.selection: list[int] = []
         self.setup_attach: dict[int, int] = {}
-        self.hands_hidden = False
         self.waiting_for: str | None = None
         self.last_message: tuple[str, str] = ("", "info")
+        self.prompting: dict[str, str] = {n: p for n, p in (prompting or {}).items() if p in PROMPTING}
+        self.auto_at: set[int] = set()
+        """History positions of the passes the table gave for a player (undo skips them)."""
+        self.phase_pass: dict[str, tuple[int, int]] = {}
+        """Players passing the optional windows of one phase: name -> (round, phase serial)."""
+        self.auto_passes = 0
+        """Decisions passed for the players by their prompting setting (they are in the history)."""
+        self.handovers = 0
+        """Times the privacy screen was put up (the start of the game included)."""
+        self.public_keys: set[str] = set()
+        """Keys of every card that every seat could see at some moment (the log links only these)."""
         d = self.decision
         humans = self.humans
         if d is not None and d.player in humans:
             self.viewer = d.player
         else:
             self.viewer = humans[0] if humans else game.state.player_names[0]
+        # Hotseat: nobody's seat until the first person to decide takes it.
+        self.hands_hidden = self.privacy and len(humans) > 1
         self._timer_pending = False
+        self.note_public()
 
     # -- what is asked ---------------------------------------------------------------
     @property
@@ -99,6 +132,95 @@ class TableController(QObject):
         self.say(f"{mode} mode: " + ("illegal moves are refused" if mode == "enforce" else
                                      "moves are free; the engine warns about the rules they break"), "info")
         self.changed.emit()
+
+    # -- what the seat at the screen may see (engine.visibility) ------------------------------
+    @property
+    def seat(self) -> str | None:
+        """Whose seat the screen shows now; None while the privacy screen is up."""
+        return None if self.hands_hidden else self.viewer
+
+    def may_see(self, cid) -> bool:
+        """The one rule every widget draws through: may the seat at the screen see this card?"""
+        return visibility.may_see(self.game, self.seat, cid)
+
+    def title(self, cid) -> str:
+        """A card's name as the seat may read it ("a hidden card" when it may not see it)."""
+        if not self.may_see(cid):
+            c = self.game.state.cards.get(cid)
+            return "a facedown card" if c is not None and c.facedown else "a hidden card"
+        return self.game.name(cid)
+
+    def note_public(self) -> None:
+        """Remember the keys of the cards every seat sees now (names in the log may link to them)."""
+        g = self.game
+        for cid, c in g.state.cards.items():
+            if c.key not in self.public_keys and visibility.public(g, cid):
+                self.public_keys.add(c.key)
+
+    def key_visible(self, key: str) -> bool:
+        """May the seat preview card ``key`` by name (a log link)? Yes if the card was ever public, or a card
+        of that key is one the seat may see now."""
+        if key in self.public_keys:
+            return True
+        return any(c.key == key and self.may_see(cid) for cid, c in self.game.state.cards.items())
+
+    # -- prompting: when the table stops for a person -------------------------------------------
+    def prompting_of(self, name: str) -> str:
+        if name in self.computers:
+            return "legal"
+        return self.prompting.get(name, self.prompting.get("*", "legal"))
+
+    def set_prompting(self, name: str, policy: str) -> None:
+        """Change when the table stops for ``name`` (``PROMPTING``), from now on."""
+        if policy not in PROMPTING:
+            raise ValueError(f"prompting: one of {', '.join(PROMPTING)}, not {policy!r}")
+        self.prompting[name] = policy
+        d = self.decision
+        if d is not None and d.player == name and not self.hands_hidden and self.skips(d):
+            self._after_change()
+        else:
+            self.changed.emit()
+
+    def optional_window(self, d: Decision | None = None) -> bool:
+        """An opportunity the player may simply let pass: an action window other than his own marshalling
+        turn, a response, a save or cancel."""
+        d = d if d is not None else self.decision
+        if d is None or not d.can_pass or d.kind not in OPTIONAL_KINDS:
+            return False
+        st = self.game.state
+        return not (d.kind == "action" and st.phase == "marshalling" and st.active_player == d.player)
+
+    def skips(self, d: Decision, game: Game | None = None) -> bool:
+        """Whether the table passes ``d`` for its player without asking (his prompting setting);
+        ``game``: another game's decision (undo asks it of the rebuilt game)."""
+        if not d.can_pass:
+            return False
+        policy = self.prompting_of(d.player)
+        if d.only_pass and policy != "always":
+            return True
+        if not self.optional_window(d):
+            return False
+        st = (game or self.game).state
+        return policy == "never" or self.phase_pass.get(d.player) == (st.round, st.phase_serial)
+
+    def pass_phase(self) -> bool:
+        """Pass now and in every optional window of the rest of this phase."""
+        d = self.decision
+        if d is None or not self.my_turn() or not self.optional_window(d):
+            return False
+        st = self.game.state
+        self.phase_pass[self.viewer] = (st.round, st.phase_serial)
+        return self.pass_()
+
+    def _auto_pass(self) -> None:
+        """Pass the decisions the players' settings skip (their answers go into the history as any)."""
+        while True:
+            d = self.decision
+            if d is None or not self.skips(d):
+                return
+            self.game.answer(d.player, {"pass": True})
+            self.auto_passes += 1
+            self.auto_at.add(len(self.game.history) - 1)
 
     def my_turn(self) -> bool:
         """True when the pending decision is the viewer's and the screen is his."""
@@ -174,13 +296,16 @@ class TableController(QObject):
         return True
 
     def _after_change(self) -> None:
-        """After any change: clear the picks, let computers answer, hand the screen over."""
+        """After any change: clear the picks, pass what the settings skip, let computers answer, hand the
+        screen over."""
         self.selection.clear()
         self.setup_attach.clear()
-        self.progressed.emit()
+        self._auto_pass()
+        self.progressed.emit()  # after the passes the settings gave: the autosave holds them too
         d = self.decision
         if d is not None and d.player in self.computers:
             if self.computer_delay_ms > 0:
+                self.note_public()
                 self.changed.emit()
                 if not self._timer_pending:
                     self._timer_pending = True
@@ -189,20 +314,34 @@ class TableController(QObject):
             self._play_computers()
             self.progressed.emit()
             d = self.decision
+        self.note_public()
         if d is None:
+            if self.hands_hidden and self.waiting_for is None:  # over before anyone took the seat
+                self.hands_hidden = False
             res = self.result
             if res is not None:
                 self.say(f"Game over: {res.winner} wins. {res.reason}" if res.winner != "draw"
                          else f"Game over: a draw. {res.reason}", "over")
-        elif d.player != self.viewer and d.player in self.humans:
+        elif d.player in self.humans and (d.player != self.viewer or self.hands_hidden):
             if self.privacy and len(self.humans) > 1:
-                self.hands_hidden = True
-                self.waiting_for = d.player
-                self.changed.emit()
-                self.privacy_needed.emit(d.player)
+                if not (self.hands_hidden and self.waiting_for == d.player):
+                    self.hide_for(d.player)
                 return
             self.viewer = d.player
+            self.seat_changed.emit()
         self.changed.emit()
+
+    def hide_for(self, name: str) -> None:
+        """Put the privacy screen up until ``name`` takes the seat; the last seat's picks and messages go."""
+        self.hands_hidden = True
+        self.waiting_for = name
+        self.handovers += 1
+        self.selection.clear()
+        self.setup_attach.clear()
+        self.say("", "info")  # a refusal may name a card of the last seat's hand
+        self.seat_changed.emit()
+        self.changed.emit()
+        self.privacy_needed.emit(name)
 
     def _computer_step(self) -> None:
         self._timer_pending = False
@@ -214,6 +353,7 @@ class TableController(QObject):
 
     def _play_computers(self, limit: int = 100_000) -> None:
         for _ in range(limit):
+            self._auto_pass()
             d = self.decision
             if d is None or d.player not in self.computers:
                 return
@@ -226,7 +366,7 @@ class TableController(QObject):
             self.computers.pop(d.player)
             self.say(f"The computer could not answer for {d.player} ({err}); the seat is yours now.", "warning")
 
-    def seat(self, viewer: str | None, hidden: bool) -> None:
+    def seat_for(self, viewer: str | None, hidden: bool) -> None:
         """Who has the screen when a game is rebuilt or opened (undo, Open, recovery): ``viewer``
         if a person plays that seat; with ``hidden`` (hotseat) the table stays covered until the
         player the next question is for takes the seat. Call before ``start``."""
@@ -258,6 +398,8 @@ class TableController(QObject):
             self.viewer = self.waiting_for
         self.hands_hidden = False
         self.waiting_for = None
+        self.selection.clear()
+        self.seat_changed.emit()
         self.changed.emit()
 
     def autoplay(self, count: int, *, stop_at: str | None = None, seed: int = 0) -> int:
@@ -270,6 +412,9 @@ class TableController(QObject):
         played = 0
         while played < count:
             d = self.decision
+            if d is not None and d.only_pass:  # skipped at the table: not counted
+                self.game.answer(d.player, {"pass": True})
+                continue
             if d is None or (stop_at and d.kind == stop_at):
                 break
             players[d.player].play_turn(self.game)
@@ -280,6 +425,8 @@ class TableController(QObject):
         if d is not None:
             self.viewer = d.player
         self.progressed.emit()
+        self.note_public()
+        self.seat_changed.emit()
         self.changed.emit()
         return played
 
@@ -316,7 +463,7 @@ class TableController(QObject):
             if cid in d.choices or cid in self.selection:
                 self.toggle(cid)
             else:
-                self.say(f"{self.game.name(cid)} cannot be picked: {d.prompt}.", "info")
+                self.say(f"{self.title(cid)} cannot be picked: {d.prompt}.", "info")
         elif d.kind == "save_cancel" and {"duplicate_save": cid} in d.options:
             self.submit({"duplicate_save": cid})
         elif d.kind == "plot" and {"plot": cid} in d.options:
@@ -348,7 +495,7 @@ class TableController(QObject):
                 self.toggle(cid)
             return
         if g.defn(cid).type == "attachment":
-            self.say(f"{g.name(cid)} is an attachment: drag it onto the character it goes on.", "info")
+            self.say(f"{self.title(cid)} is an attachment: drag it onto the character it goes on.", "info")
             return
         owner = g.card(cid).owner
         self.submit({"marshal": cid}, free={"move": cid, "to": "in_play", "controller": owner})
@@ -358,7 +505,7 @@ class TableController(QObject):
         if self.mode != "advise":
             self.say(f"Enforce mode: the rules kneel and stand cards (attackers and defenders kneel when "
                      f"declared; all stand in the standing phase). Turn on advise mode to kneel "
-                     f"{self.game.name(cid)} by hand.", "refused")
+                     f"{self.title(cid)} by hand.", "refused")
             return
         key = "stand" if self.game.card(cid).kneeling else "kneel"
         self.free_move({key: cid})
@@ -374,7 +521,7 @@ class TableController(QObject):
             return
         c = g.card(cid)
         d = self.decision
-        title = g.name(cid)
+        title = self.title(cid)
         if d is not None and d.kind == "setup" and d.player == self.viewer and c.zone == "hand" \
                 and not self.hands_hidden:
             self._setup_drop(cid, target)
@@ -386,18 +533,18 @@ class TableController(QObject):
                 return
             hc = g.card(host)
             if c.zone == "hand" and hc.zone == "in_play":
-                dup = g.name(host) == title and g.defn(cid).unique
+                dup = g.name(host) == g.name(cid) and g.defn(cid).unique
                 self.submit({"marshal": cid, "duplicate": dup, "attach_to": host},
                             free={"move": cid, "to": "attached", "attach_to": host})
                 return
             if hc.zone in ("in_play",) and c.zone in ("in_play", "attached"):
                 self._free_or_explain({"move": cid, "to": "attached", "attach_to": host},
-                                      f"attach {title} to {g.name(host)}")
+                                      f"attach {title} to {self.title(host)}")
                 return
             # Dropped on a card in a row or hand: treat it as a drop on that card's zone.
             zone = {"in_play": "characters", "attached": "characters", "hand": "hand"}.get(hc.zone)
             if zone is None:
-                self.say(f"{title} cannot go onto {g.name(host)}.", "info")
+                self.say(f"{title} cannot go onto {self.title(host)}.", "info")
                 self.changed.emit()
                 return
             target = ("zone", hc.controller, zone)
@@ -438,7 +585,7 @@ class TableController(QObject):
                 if pick not in self.selection:
                     self.selection.append(pick)
             self.setup_attach[cid] = host
-            self.say(f"{g.name(cid)} will be placed on {g.name(host)}.", "info")
+            self.say(f"{self.title(cid)} will be placed on {self.title(host)}.", "info")
             self.changed.emit()
             return
         if target[0] == "zone":
@@ -447,7 +594,7 @@ class TableController(QObject):
             zone = "characters" if g.card(target[1]).zone == "in_play" else "hand"
         if zone in ROW_ZONES:
             if cid not in d.choices:
-                self.say(f"{g.name(cid)} cannot be placed at setup: only characters, locations and "
+                self.say(f"{self.title(cid)} cannot be placed at setup: only characters, locations and "
                          f"Setup cards are (SET-02/03).", "refused")
             elif cid not in self.selection:
                 self.selection.append(cid)
@@ -616,7 +763,7 @@ class TableController(QObject):
         live = d is not None and d.kind == "by_hand_effect" and self.my_turn()
         if not live and self.mode != "advise":
             return []
-        title = g.name(cid)
+        title = self.title(cid)
         out: list[Action] = []
 
         def add(label: str, name: str, **args) -> None:
@@ -698,11 +845,11 @@ class TableController(QObject):
                 self.free_move({"stand": kneeling[-1]})
         elif action in ("power+", "power-"):
             self._free_or_explain({"power": cid, "delta": 1 if action == "power+" else -1},
-                                  f"change the power on {g.name(cid)}")
+                                  f"change the power on {self.title(cid)}")
         elif action == "kill":
-            self._free_or_explain({"move": cid, "to": "dead"}, f"kill {g.name(cid)}")
+            self._free_or_explain({"move": cid, "to": "dead"}, f"kill {self.title(cid)}")
         elif action == "discard":
-            self._free_or_explain({"move": cid, "to": "discard"}, f"discard {g.name(cid)}")
+            self._free_or_explain({"move": cid, "to": "discard"}, f"discard {self.title(cid)}")
         elif action == "shuffle":
             self._free_or_explain({"shuffle": me}, "shuffle your deck")
         elif action in ("gold+", "gold-"):
@@ -716,7 +863,7 @@ class TableController(QObject):
         d = self.decision
         mine = self.my_turn()
         advise = self.mode == "advise"
-        title = g.name(cid)
+        title = self.title(cid)
         out: list[Action] = []
         if d is not None and mine and d.kind in SELECTION_KINDS and cid in d.choices:
             verb = {"challenge": "Attack with", "defend": "Defend with", "setup": "Place at setup",
@@ -732,7 +879,7 @@ class TableController(QObject):
                     out.append((f"Marshal {title} as a duplicate", lambda o=o: self.submit(o), True))
                 elif o.get("attach_to") is not None:
                     host = o["attach_to"]
-                    out.append((f"Marshal {title} onto {g.name(host)}", lambda o=o: self.submit(o), True))
+                    out.append((f"Marshal {title} onto {self.title(host)}", lambda o=o: self.submit(o), True))
                 else:
                     out.append((f"Marshal {title}", lambda: self.play_from_hand(cid), True))
             if not options and g.defn(cid).type in ("character", "location"):
@@ -763,10 +910,9 @@ class TableController(QObject):
         return out
 
     def may_look(self, player: str, zone: str) -> bool:
-        """Discard, dead and used piles are open to all; hands and plot decks to their owner."""
-        if zone in ("discard", "dead", "used_plots"):
-            return True
-        return zone in ("hand", "plot_deck") and player == self.viewer and not self.hands_hidden
+        """Discard, dead and used piles are open to all; hands and plot decks to their owner
+        (``engine.visibility.may_browse``)."""
+        return visibility.may_browse(self.game, self.seat, player, zone)
 
     def pile_actions(self, target: tuple[str, str]) -> list[Action]:
         player, zone = target

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
                                QSpinBox, QVBoxLayout, QWidget)
 
+from app.controller import PROMPTING
 from engine.game import Game, Options
 
 PRACTICE = ("practice:stark", "practice:lannister")
@@ -37,6 +38,8 @@ class GameSetup:
     era: str | None = None
     scenario: str | None = None
     """A scenario file: the table opens at its position (its players and cards), not with decks."""
+    prompting: dict[str, str] = field(default_factory=dict)
+    """When the table stops for each person (``app.controller.PROMPTING``; ``legal`` when absent)."""
 
     def build(self) -> Game:
         """The game, from these settings; a bad deck or scenario file raises ``cards.errors.DataError``."""
@@ -73,14 +76,16 @@ class GameSetup:
                                     hint="choose a deck of that era, or allow every card")
         seed = self.seed if self.seed is not None else random.randrange(1 << 30)
         return new_game(decks, seed=seed, ruleset=self.ruleset,
-                        options=Options(prompt_all=False, mode=self.mode))
+                        options=Options(prompt_all=True, mode=self.mode))
+        # prompt_all: the engine asks every opportunity; the controller passes the ones each player's
+        # prompting setting skips, so the setting may change mid-game and replays still agree.
 
     def _scenario_game(self) -> Game:
         from cards.errors import DataError
         from engine.scenario import ScenarioError, load_scenario
 
         try:
-            sc = load_scenario(self.scenario, Options(prompt_all=False, mode=self.mode))
+            sc = load_scenario(self.scenario, Options(prompt_all=True, mode=self.mode))
         except ScenarioError as err:
             raise DataError(f"step {err.step}: {err.reason}", file=self.scenario) from None
         self.names = sc.game.state.player_names
@@ -141,6 +146,7 @@ class SeatRow(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         self.name = QLineEdit(DEFAULT_NAMES[index])
         self.name.setObjectName(f"name-{index}")
+        self.name.setMinimumWidth(100)
         row.addWidget(self.name, 2)
         self.deck = QComboBox()
         self.deck.setObjectName(f"deck-{index}")
@@ -156,6 +162,13 @@ class SeatRow(QWidget):
         self.computer = QCheckBox("Computer")
         self.computer.setObjectName(f"computer-{index}")
         row.addWidget(self.computer)
+        self.prompting = QComboBox()
+        self.prompting.setObjectName(f"prompting-{index}")
+        self.prompting.setToolTip("When the table stops for this player in windows he may act in")
+        for key, label in PROMPTING.items():
+            self.prompting.addItem("Stop: " + label, key)
+        row.addWidget(self.prompting, 2)
+        self.computer.toggled.connect(lambda on: self.prompting.setEnabled(not on))
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Import a deck", "",
@@ -226,6 +239,8 @@ class NewGameDialog(QDialog):
                 i = row.deck.count() - 1
             row.deck.setCurrentIndex(i)
             row.computer.setChecked(name in setup.computer)
+            row.prompting.setCurrentIndex(max(0, row.prompting.findData(
+                setup.prompting.get(name, setup.prompting.get("*", "legal")))))
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
         self.era.setCurrentIndex(max(0, self.era.findData(setup.era)))
         self.mode.setCurrentIndex(max(0, self.mode.findData(setup.mode)))
@@ -245,7 +260,9 @@ class NewGameDialog(QDialog):
             names=[r.name.text().strip() for r in rows], decks=[r.deck.currentData() for r in rows],
             computer=[r.name.text().strip() for r in rows if r.computer.isChecked()],
             ruleset=self.ruleset.currentData(), mode=self.mode.currentData(), era=self.era.currentData(),
-            seed=int(seed_text) if seed_text.isdigit() else None, privacy=self.privacy.isChecked())
+            seed=int(seed_text) if seed_text.isdigit() else None, privacy=self.privacy.isChecked(),
+            prompting={r.name.text().strip(): r.prompting.currentData() for r in rows
+                       if not r.computer.isChecked() and r.prompting.currentData() != "legal"})
 
     def _accept(self) -> None:
         problem = self.setup().check()
@@ -256,7 +273,8 @@ class NewGameDialog(QDialog):
 
 
 class PileDialog(QDialog):
-    """Look through a pile you may see (a discard or dead pile, your used plots)."""
+    """Look through a pile you may see (a discard or dead pile, your used plots). Each card is drawn
+    through ``engine.visibility.may_see`` by the window that fills it."""
 
     def __init__(self, parent: QWidget, title: str, buttons: list[QWidget]):
         super().__init__(parent)

@@ -2,6 +2,7 @@
 
     maester                                   a new practice game, Alice and Bob at one screen
     maester --computer Bob                    play against the computer
+    maester --prompt bob:always               stop for Bob in every window (legal, always, never)
     maester --scenario tests/scenarios/timing/mor-catelyn-never-surrender-price-of-failure.yaml
     maester --offscreen --autoplay 40 --screenshot /tmp/table.png
                                               the computer plays 40 decisions; save a PNG of the table
@@ -31,6 +32,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="only decks of this era: ccg (Winter Edition to Five Kings Edition) or lcg")
     ap.add_argument("--seed", type=int, help="random seed (a random one when absent)")
     ap.add_argument("--no-privacy", action="store_true", help="do not hide hands between hotseat players")
+    ap.add_argument("--prompt", action="append", default=[], metavar="[NAME:]WHEN",
+                    help="when the table stops for a player: legal (when he has a legal play, the default), "
+                         "always (every window), never (never for optional windows); without NAME, for "
+                         "everyone (repeatable)")
     ap.add_argument("--images", metavar="DIR", help="a folder of your own card images (by card key or name)")
     ap.add_argument("--offscreen", action="store_true", help="no window (Qt's offscreen platform)")
     ap.add_argument("--autoplay", type=int, default=0, metavar="N",
@@ -54,7 +59,33 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     return GameSetup(names=names, decks=decks, computer=list(args.computer), ruleset=args.ruleset,
                      mode=args.mode, era=args.era,
                      seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
-                     privacy=not args.no_privacy, scenario=args.scenario)
+                     privacy=not args.no_privacy, scenario=args.scenario,
+                     prompting=parse_prompting(args.prompt, names, strict=not args.scenario))
+
+
+def parse_prompting(items: list[str], names: list[str], strict: bool = True) -> dict[str, str]:
+    """``--prompt alice:always --prompt never`` -> {"*": "never", "Alice": "always"}: names match whatever
+    their case; a setting without a name is everyone's (``*``), a named one wins."""
+    from app.controller import PROMPTING
+
+    out: dict[str, str] = {}
+    named: dict[str, str] = {}
+    for item in items:
+        who, _, when = item.rpartition(":")
+        when = when.strip().lower()
+        if when not in PROMPTING:
+            raise SystemExit(f"maester: --prompt {item}: say one of {', '.join(PROMPTING)}")
+        if not who:
+            out["*"] = when
+            continue
+        match = [n for n in names if n.casefold() == who.strip().casefold()]
+        if not match and not strict:  # a scenario names its own players
+            match = [who.strip()]
+        if not match:
+            raise SystemExit(f"maester: --prompt {item}: no player named {who} ({', '.join(names)})")
+        named[match[0]] = when
+    out.update(named)
+    return out
 
 
 QT_LIBS_HINT = ("Qt needs a few system libraries on a bare Linux: on Debian or Ubuntu, "

@@ -55,7 +55,8 @@ class CardPreview(QWidget):
         box.setContentsMargins(6, 6, 6, 6)
         self.view = CardImageView()
         box.addWidget(self.view, 3)
-        self.details = QLabel("Hover over a card to read it.")
+        self.card_id: int | None = None
+        self.details = QLabel(self.HINT)
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -63,10 +64,19 @@ class CardPreview(QWidget):
                                    "border-radius: 4px;")
         box.addWidget(self.details, 2)
 
-    def show_card(self, face: CardFace | None, details: str = "", image: QImage | None = None) -> None:
-        """Preview ``face`` (drawn face up: the viewer may read what is previewed)."""
+    HINT = "Hover over a card to read it."
+
+    def show_card(self, face: CardFace | None, details: str = "", image: QImage | None = None,
+                  card_id: int | None = None) -> None:
+        """Preview ``face`` (drawn face up: the window previews only what the seat may see).
+        ``card_id``: the card on the table it shows (None: a card named in the log, by its key)."""
         self.view.set_card(face, image)
         self.details.setText(details or "")
+        self.card_id = card_id if face is not None else None
+
+    def clear(self) -> None:
+        """Show nothing (the seat changed)."""
+        self.show_card(None, self.HINT)
 
 
 def describe(face: CardFace, where: str = "") -> str:
@@ -143,10 +153,13 @@ class GameLog(QTextBrowser):
         self._shown = 0
         self._pattern: re.Pattern | None = None
         self._keys: dict[str, str] = {}
+        self._linkable = lambda key: True
         self.highlighted.connect(self._hover)
 
-    def set_cards(self, names_to_keys: dict[str, str]) -> None:
-        """Which card names to link (the game's pool): longest names first so none is cut short."""
+    def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True) -> None:
+        """Which card names to link (the game's pool): longest names first so none is cut short.
+        ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added)."""
+        self._linkable = linkable
         self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
         names = sorted(names_to_keys, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(html.escape(n, quote=False)) for n in names)) if names else None
@@ -162,6 +175,8 @@ class GameLog(QTextBrowser):
         def repl(m: re.Match) -> str:
             name = html.unescape(m.group(0))
             key = self._keys.get(name.casefold(), name)
+            if not self._linkable(key):
+                return m.group(0)
             return f"<a href='card:{html.escape(key, quote=True)}'>{m.group(0)}</a>"
 
         return self._pattern.sub(repl, text)
@@ -170,8 +185,11 @@ class GameLog(QTextBrowser):
         """The key of the first card named in a log line, if any."""
         if self._pattern is None:
             return None
-        m = self._pattern.search(html.escape(line, quote=False))
-        return self._keys.get(html.unescape(m.group(0)).casefold()) if m else None
+        for m in self._pattern.finditer(html.escape(line, quote=False)):
+            key = self._keys.get(html.unescape(m.group(0)).casefold())
+            if key is not None and self._linkable(key):
+                return key
+        return None
 
     def sync(self, lines: list[str]) -> None:
         """Append the lines not shown yet (the log only grows)."""

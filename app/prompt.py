@@ -42,13 +42,20 @@ def card_pixmap(face: CardFace, scale: float = 1.0) -> QPixmap:
 
 
 class CardButton(QToolButton):
-    """A card shown as a button (plot strip, pickers); hovering it previews the card."""
+    """A card shown as a button (plot strip, pickers, pile viewers); hovering it previews the card.
+
+    ``face`` comes from the table (``TableScene.face``, drawn through ``engine.visibility.may_see``): a
+    hidden face shows its back and the caption "hidden card", whatever caption the caller gave."""
 
     hovered = Signal(object)
+    HIDDEN_CAPTION = "hidden card"
 
     def __init__(self, card_id: int, face: CardFace, caption: str, scale: float = 0.72):
         super().__init__()
         self.card_id = card_id
+        self.face = face
+        if face.hidden:
+            caption = ("\u2713 " if caption.startswith("\u2713") else "") + self.HIDDEN_CAPTION
         self.setIcon(QIcon(card_pixmap(face, 2 * scale)))
         self.setIconSize(QSize(round(CARD_W * scale), round(CARD_H * scale)))
         width = round(CARD_W * scale) + 24
@@ -59,7 +66,8 @@ class CardButton(QToolButton):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def enterEvent(self, event) -> None:
-        self.hovered.emit(self.card_id)
+        if not self.face.hidden:
+            self.hovered.emit(self.card_id)
         super().enterEvent(event)
 
 
@@ -392,7 +400,7 @@ class PromptBar(QFrame):
         name = f"<b>{d.player}</b>" + (" (computer)" if d.player in ctl.computers else "")
         self.ask.setText(f"{name}: {d.prompt}")
         if ctl.hands_hidden:
-            self.picks.setText(f"Waiting for {ctl.waiting_for} to take the seat.")
+            self.picks.setText(f"Waiting for {ctl.waiting_for or d.player} to take the seat.")
             self.row.addStretch()
             return
         if d.player in ctl.computers:
@@ -412,14 +420,13 @@ class PromptBar(QFrame):
         return sum(self.controller.game.strength(c) for c in ids)
 
     def _names(self, ids) -> str:
-        g = self.controller.game
-        return ", ".join(g.name(c) for c in ids) or "none"
+        return ", ".join(self.controller.title(c) for c in ids) or "none"
 
     def _build_setup(self, d) -> None:
         ctl = self.controller
         g = ctl.game
         gold = sum((g.defn(c).cost or 0) + g.gold_penalty(d.player, c) for c in ctl.selection)
-        attach = "; ".join(f"{g.name(a)} on {g.name(h)}" for a, h in ctl.setup_attach.items())
+        attach = "; ".join(f"{ctl.title(a)} on {ctl.title(h)}" for a, h in ctl.setup_attach.items())
         over = " \u2014 over the limit!" if gold > 5 else ""
         self.picks.setText(f"Click (or drag to your rows) the cards to place: {self._names(ctl.selection)} "
                            f"\u2014 {gold} of 5 gold{over}" + (f" \u2014 {attach}" if attach else ""))
@@ -431,11 +438,9 @@ class PromptBar(QFrame):
         strip = QWidget()
         box = QHBoxLayout(strip)
         box.setContentsMargins(0, 0, 0, 0)
-        g = self.controller.game
         for opt in d.options:
             cid = opt["plot"]
-            defn = g.defn(cid)
-            b = CardButton(cid, self.face_of(cid), defn.name, scale=0.6)
+            b = CardButton(cid, self.face_of(cid), self.controller.title(cid), scale=0.6)
             b.setObjectName(f"plot-{cid}")
             b.clicked.connect(lambda _=False, cid=cid: self.controller.choose_plot(cid))
             b.hovered.connect(self.card_hovered.emit)
@@ -464,10 +469,19 @@ class PromptBar(QFrame):
                                "a unique card onto its copy for a duplicate), or double-click it.")
         # Pass/Done first: it keeps its place whatever ability buttons come and go
         self._button("pass", "Done marshalling" if own_marshal else "Pass", ctl.pass_, primary=own_marshal)
+        self._pass_phase_button()
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)
         self._by_hand_buttons()
+
+    def _pass_phase_button(self) -> None:
+        """In an optional window: pass now and in every optional window until the phase ends."""
+        ctl = self.controller
+        if ctl.optional_window():
+            b = self._button("pass-phase", "Pass for the rest of this phase", ctl.pass_phase)
+            b.setToolTip("Pass here and in every action, response and save window of yours until this "
+                         "phase ends (your own marshalling turn and challenges still stop for you)")
 
     # -- card text by hand -------------------------------------------------------------------
     def _by_hand_buttons(self) -> None:
@@ -476,10 +490,10 @@ class PromptBar(QFrame):
         g = ctl.game
         for opt in ctl.by_hand_options():
             cid, n = opt["by_hand"], opt.get("paragraph", 1)
-            title = g.name(cid)
+            title = ctl.title(cid)
             ta = ctl.text_ability(opt)
             if "save" in opt:
-                key, label = f"hand-{cid}-{n}-save-{opt['save']}", f"Save {g.name(opt['save'])} with {title}"
+                key, label = f"hand-{cid}-{n}-save-{opt['save']}", f"Save {ctl.title(opt['save'])} with {title}"
             elif "cancel" in opt:
                 key, label = f"hand-{cid}-{n}-cancel", f"Cancel with {title}"
             else:
@@ -500,9 +514,9 @@ class PromptBar(QFrame):
         ctl = self.controller
         g = ctl.game
         me = ctl.viewer
-        kneelable = [(c, g.name(c)) for c in g.in_play_cards(me) + [g.player(me).house_card]
+        kneelable = [(c, ctl.title(c)) for c in g.in_play_cards(me) + [g.player(me).house_card]
                      if c is not None and not g.card(c).kneeling and not g.card(c).facedown]
-        what = g.name(option["by_hand"])
+        what = ctl.title(option["by_hand"])
         self.picker = HandUsePanel(what, kneelable, g.player(me).gold, self._names(ctl.selection))
         self.picker.accepted.connect(lambda a: ctl.use_by_hand(option, kneel=a["kneel"], gold=a["gold"],
                                                                removes=a["removes"]))
@@ -546,12 +560,11 @@ class PromptBar(QFrame):
         self._button("tool-search-none", "Take nothing", lambda: ctl.tool("search", pick=None))
 
     def _strip_of(self, cards: list[int], on_click, prefix: str) -> None:
-        g = self.controller.game
         strip = QWidget()
         box = QHBoxLayout(strip)
         box.setContentsMargins(0, 0, 0, 0)
         for cid in cards:
-            b = CardButton(cid, self.face_of(cid), g.name(cid), scale=0.6)
+            b = CardButton(cid, self.face_of(cid), self.controller.title(cid), scale=0.6)
             b.setObjectName(f"{prefix}-{cid}")
             b.clicked.connect(lambda _=False, cid=cid: on_click(cid))
             b.hovered.connect(self.card_hovered.emit)
@@ -577,7 +590,7 @@ class PromptBar(QFrame):
         key = f"trigger-{cid}-{opt.get('ability', 1)}"
         if key in self.buttons:
             return  # the engine lists one option per target; one button per ability is enough
-        title = g.name(cid) if cid in g.state.cards else str(cid)
+        title = ctl.title(cid) if cid in g.state.cards else str(cid)
         verb = "Play" if g.defn(cid).type == "event" else "Trigger"
         n = len(g.defn(cid).abilities)
         label = f"{verb} {title}" + (f" ({opt.get('ability', 1)})" if n > 1 else "")
@@ -593,7 +606,8 @@ class PromptBar(QFrame):
         """Show the influence picker for an ability; paying sends the trigger with ``pay``."""
         self._close_picker()
         g = self.controller.game
-        what = g.name(option["trigger"]) if option.get("trigger") in g.state.cards else "this ability"
+        what = self.controller.title(option["trigger"]) if option.get("trigger") in g.state.cards \
+            else "this ability"
         self.picker = InfluencePicker(self.controller.influence_sources(), needed, what)
         self.picker.accepted.connect(lambda pay: self.controller.trigger(option, pay))
         self.picker.cancelled.connect(self.refresh)
@@ -637,9 +651,9 @@ class PromptBar(QFrame):
         ctl = self.controller
         g = ctl.game
         attackers = d.context.get("attackers", [])
-        pairs = [f"{g.name(a)} \u2192 {g.name(t)}" for a, t in zip(attackers, ctl.selection)]
+        pairs = [f"{ctl.title(a)} \u2192 {ctl.title(t)}" for a, t in zip(attackers, ctl.selection)]
         nxt = attackers[len(ctl.selection)] if len(ctl.selection) < len(attackers) else None
-        hint = f"Click the target for {g.name(nxt)}." if nxt is not None else "Every Stealth attacker has a target."
+        hint = f"Click the target for {ctl.title(nxt)}." if nxt is not None else "Every Stealth attacker has a target."
         self.picks.setText(f"{hint} {'; '.join(pairs)}")
         self._button("stealth", "Confirm stealth", ctl.confirm_stealth, primary=True)
         self._button("pass", "No stealth", ctl.pass_)
@@ -657,13 +671,12 @@ class PromptBar(QFrame):
         off = [c for c in d.choices if isinstance(c, int) and not self.on_table(c)]
         if not off:
             return
-        g = self.controller.game
         strip = QWidget()
         box = QHBoxLayout(strip)
         box.setContentsMargins(0, 0, 0, 0)
         for cid in off:
             b = CardButton(cid, self.face_of(cid), ("\u2713 " if cid in self.controller.selection else "")
-                           + g.name(cid), scale=0.6)
+                           + self.controller.title(cid), scale=0.6)
             b.setObjectName(f"pick-{cid}")
             b.clicked.connect(lambda _=False, cid=cid: self.controller.toggle(cid))
             b.hovered.connect(self.card_hovered.emit)
@@ -699,10 +712,11 @@ class PromptBar(QFrame):
         ctl = self.controller
         g = ctl.game
         self._button("pass", "Pass", ctl.pass_)
+        self._pass_phase_button()
         for opt in d.options:
             if "duplicate_save" in opt:
                 cid = opt["duplicate_save"]
-                self._button(f"save-{cid}", f"Save {g.name(cid)} (discard a duplicate)",
+                self._button(f"save-{cid}", f"Save {ctl.title(cid)} (discard a duplicate)",
                              lambda cid=cid: ctl.duplicate_save(cid), primary=True)
             elif "trigger" in opt:
                 self._trigger_button(opt)
@@ -710,6 +724,7 @@ class PromptBar(QFrame):
 
     def _build_response(self, d) -> None:
         self._button("pass", "Pass", self.controller.pass_)
+        self._pass_phase_button()
         for opt in d.options:
             if "trigger" in opt:
                 self._trigger_button(opt)

@@ -281,11 +281,12 @@ def rebuild(game: Game, info: TableInfo, length: int) -> Game:
     return answer_again(fresh, list(game.history[:length]), info)
 
 
-def undo_point(history: list, humans: list[str]) -> int | None:
+def undo_point(history: list, humans: list[str], auto: set[int] | frozenset = frozenset()) -> int | None:
     """How many answers to keep to undo the last answer of a person at the screen (with the
-    computer answers that followed it), or None when there is nothing to undo."""
+    computer answers, and the passes the table gave by a player's prompting setting (``auto``,
+    history positions), that followed it), or None when there is nothing to undo."""
     i = len(history)
-    while i > 0 and history[i - 1][0] not in humans:
+    while i > 0 and (history[i - 1][0] not in humans or i - 1 in auto):
         i -= 1
     return i - 1 if i > 0 else None
 

@@ -216,6 +216,8 @@ class TableScene(QGraphicsScene):
         self.hover_id: int | None = None
         self._drop_hint: QGraphicsItem | None = None
         self._dragging = False
+        self.menu: QMenu | None = None
+        """The context menu open now (closed when the seat changes)."""
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
 
     # -- drawing from the state ---------------------------------------------
@@ -231,25 +233,27 @@ class TableScene(QGraphicsScene):
         after = names[i + 1:] + names[:i]  # clockwise from the viewer's left
         return list(reversed(after)) + [viewer]
 
-    def face(self, cid: int, *, hidden: bool = False, marks: tuple[str, ...] = ()) -> CardFace:
-        """How card ``cid`` looks now (current STR, icons and keywords in play, power, kneeling...)."""
+    def face(self, cid: int, *, marks: tuple[str, ...] = ()) -> CardFace:
+        """How card ``cid`` looks now to the seat at the screen (current STR, icons and keywords in play,
+        power, kneeling...). A card the seat may not see (``engine.visibility.may_see``) is a back that
+        carries nothing of the card: no key, no name, no text."""
         g = self.game
         c = g.card(cid)
+        if not self.controller.may_see(cid):
+            return CardFace(key="", name="", type="back", hidden=True, kneeling=c.kneeling, power=c.power,
+                            facedown=c.facedown, moribund=c.moribund, duplicates=len(c.duplicates), marks=marks)
         d = g.defn(cid)
         current = {}
-        if hidden:
-            pass  # a hidden card shows nothing but its back
-        elif c.zone in ("in_play", "attached"):
+        if c.zone in ("in_play", "attached"):
             # Derived values cost the engine a pass over constant abilities: ask only what is drawn.
             if d.type == "character":
                 current = dict(strength=g.strength(cid), icons=frozenset(g.icons(cid)))
             current["keywords"] = tuple(sorted(g.keywords(cid)))
-        if not hidden:
-            current["by_hand"] = manual.is_by_hand(g, cid)
-            current["tokens"] = tuple(sorted(c.tokens.items()))
-            current["note"] = c.note
+        current["by_hand"] = manual.is_by_hand(g, cid)
+        current["tokens"] = tuple(sorted(c.tokens.items()))
+        current["note"] = c.note
         return CardFace.of(d, power=c.power, kneeling=c.kneeling, facedown=c.facedown, moribund=c.moribund,
-                           duplicates=len(c.duplicates), hidden=hidden, marks=marks, **current)
+                           duplicates=len(c.duplicates), marks=marks, **current)
 
     def _image(self, face: CardFace):
         return None if face.hidden else self.images.get(face.key, face.name)
@@ -286,7 +290,7 @@ class TableScene(QGraphicsScene):
             else:
                 layout = self._double_layout(y)
             rows, piles, height = layout
-            hide_hand = not is_viewer or ctl.hands_hidden
+            hide_hand = not is_viewer or ctl.hands_hidden  # others' hands are piles; faces: may_see
             for zone, rect in rows.items():
                 key = (name, zone)
                 seen_zones.add(key)
@@ -303,15 +307,14 @@ class TableScene(QGraphicsScene):
                     seen_cards.add(cid)
                 for cid, _ in cards:
                     c = g.card(cid)
-                    hidden = (zone == "hand" and hide_hand) or (c.facedown and (name != ctl.viewer or ctl.hands_hidden))
-                    face = self.face(cid, hidden=hidden, marks=marks.get(cid, ()))
+                    face = self.face(cid, marks=marks.get(cid, ()))
+                    hidden = face.hidden
                     self.cards[cid].set_state(face, self._image(face), cid in selected and not hidden,
                                               cid in eligible and not hidden)
                     for aid in c.attachments:
-                        a = g.card(aid)
-                        ahidden = a.facedown and (name != ctl.viewer or ctl.hands_hidden)
-                        aface = self.face(aid, hidden=ahidden)
-                        self.cards[aid].set_state(aface, self._image(aface), aid in selected, aid in eligible)
+                        aface = self.face(aid)
+                        self.cards[aid].set_state(aface, self._image(aface), aid in selected and not aface.hidden,
+                                                  aid in eligible and not aface.hidden)
                         seen_cards.add(aid)
             for zone, (pos, scale) in piles.items():
                 key = (name, zone)
@@ -392,7 +395,7 @@ class TableScene(QGraphicsScene):
         out = []
         for cid in g.player(name).in_play:
             c = g.card(cid)
-            is_char = g.card_type(cid) == "character" or (c.facedown and name != self.controller.viewer)
+            is_char = g.card_type(cid) == "character" or (c.facedown and not self.controller.may_see(cid))
             if zone == "in_play" or (zone == "characters") == is_char:
                 out.append((cid, list(c.attachments)))
         if zone == "in_play":  # one row: characters first, then locations
@@ -462,7 +465,7 @@ class TableScene(QGraphicsScene):
             return PileFace(count_label, 0, note="empty")
         if zone in ("deck", "plot_deck"):
             # Backs only; the owner may drag his top card in advise mode.
-            top_id = pile[0] if name == self.controller.viewer and not self.controller.hands_hidden else None
+            top_id = pile[0] if name == self.controller.seat else None
             return PileFace(count_label, len(pile), CardFace(key="", name="", type="back", hidden=True), top_id)
         top = pile[-1]  # discard, dead and used piles grow at their top
         return PileFace(count_label, len(pile), self.face(top), top)
@@ -563,7 +566,17 @@ class TableScene(QGraphicsScene):
             act.setEnabled(enabled)
             if callback is not None:
                 act.triggered.connect(callback)
-        menu.exec(screen_pos)
+        self.menu = menu
+        try:
+            menu.exec(screen_pos)
+        finally:
+            self.menu = None
+
+    def forget_seat(self) -> None:
+        """The seat changed: close an open menu and forget the card under the mouse."""
+        if self.menu is not None:
+            self.menu.close()
+        self.hover_id = None
 
     def drop_target(self, scene_pos: QPointF, dragged: QGraphicsItem):
         """What lies under a drop: ("card", id) or ("zone", player, zone); None outside the zones."""

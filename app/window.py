@@ -1,4 +1,9 @@
-"""The main window: the table, the prompt bar, the card preview and the log, and the menus."""
+"""The main window: the table, the prompt bar, the card preview and the log, and the menus.
+
+Everything it shows of a card goes through the controller's ``may_see`` (``engine.visibility``): the
+preview, the pile viewers, the log's links. When the seat changes (the privacy screen goes up, or the
+next player takes the seat) the preview, the picks, open menus and pile viewers are cleared.
+"""
 from __future__ import annotations
 
 import random
@@ -6,14 +11,14 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter,
                                QVBoxLayout, QWidget)
 
 from app import session as saves
 
 from app.card_item import CardFace, CardImages
-from app.controller import TableController
+from app.controller import PROMPTING, TableController
 from app.dialogs import GameSetup, NewGameDialog, PileDialog
 from app.gameover import GameOverDialog
 from app.preview import CardPreview, GameLog, describe
@@ -79,6 +84,7 @@ class TableWindow(QMainWindow):
         self.ask = self._ask
         """``ask(title, question) -> bool``: a yes/no question (tests replace it)."""
         self._hovered = False
+        self.pile_dialog: PileDialog | None = None
         self._build_menus()
         hidden = info is not None  # an opened game: the next player takes the seat first
         self.start(self.setup, game=game, info=info, viewer=info.viewer if info else None, hidden=hidden)
@@ -105,15 +111,19 @@ class TableWindow(QMainWindow):
         computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(game.state.player_names)
                      if n in computer}
         self.controller = TableController(game, computers=computers, privacy=self.session.info.privacy,
-                                          computer_delay_ms=self.computer_delay_ms, parent=self)
-        self.controller.seat(viewer, hidden)
+                                          computer_delay_ms=self.computer_delay_ms,
+                                          prompting=getattr(setup, "prompting", None), parent=self)
+        self.controller.seat_for(viewer, hidden)
         self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
         self.scene = TableScene(self.controller, self.images)
         self.view = TableView(self.scene)
         self.prompt = PromptBar(self.controller, self.face_of, lambda cid: cid in self.scene.cards)
         self.preview = CardPreview()
         self.log = GameLog()
-        self.log.set_cards({d.name: d.key for d in game.pool.values()})
+        # A name in the log links (previews) only a card every seat has seen: the log stays on the screen
+        # from one seat to the next.
+        self.log.set_cards({d.name: d.key for d in game.pool.values()},
+                           linkable=lambda key: key in self.controller.public_keys)
 
         left = QWidget()
         col = QVBoxLayout(left)
@@ -144,11 +154,13 @@ class TableWindow(QMainWindow):
         ctl.privacy_needed.connect(self.hand_over)
         ctl.browse_requested.connect(self.browse)
         ctl.influence_requested.connect(self.prompt.open_picker)
+        ctl.seat_changed.connect(self.forget_seat)
         self.privacy.taken.connect(ctl.reveal)
         self.scene.card_hovered.connect(self.preview_card)
         self.prompt.card_hovered.connect(self.preview_card)
         self.log.card_hovered.connect(self.preview_key)
         self.advise_action.setChecked(ctl.mode == "advise")
+        self._build_prompting_menu()
         self.refresh()
         ctl.start()
         if self._over_seen and info is not None:
@@ -168,6 +180,7 @@ class TableWindow(QMainWindow):
         self.advise_action = game_menu.addAction("&Advise mode (move freely)")
         self.advise_action.setCheckable(True)
         self.advise_action.toggled.connect(self._mode_toggled)
+        self.prompting_menu = game_menu.addMenu("&Stop for\u2026")
         fit = game_menu.addAction("&Fit table to window")
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(lambda: self.view.reset_zoom())
@@ -190,6 +203,24 @@ class TableWindow(QMainWindow):
             self.controller.set_mode(mode)
             self.session.note_mode(self.controller.game)
             self._autosave()
+
+    def _build_prompting_menu(self) -> None:
+        """Game > Stop for…: per person, when the table stops for him (``PROMPTING``)."""
+        menu = self.prompting_menu
+        menu.clear()
+        self.prompting_actions: dict[tuple[str, str], QAction] = {}
+        ctl = self.controller
+        for name in ctl.humans:
+            sub = menu.addMenu(name)
+            group = QActionGroup(sub)
+            for key, label in PROMPTING.items():
+                act = sub.addAction(label)
+                act.setCheckable(True)
+                act.setChecked(ctl.prompting_of(name) == key)
+                act.setActionGroup(group)
+                act.triggered.connect(lambda _=False, n=name, k=key: self.controller.set_prompting(n, k))
+                self.prompting_actions[(name, key)] = act
+        menu.setEnabled(bool(ctl.humans))
 
     # -- reacting to the controller ------------------------------------------------------
     def refresh(self) -> None:
@@ -249,6 +280,18 @@ class TableWindow(QMainWindow):
         banner.raise_()
         self._banner_timer.start(ms)
 
+    def forget_seat(self) -> None:
+        """The seat changed: nothing the last seat saw stays on the screen (preview, menus, pile viewers;
+        the controller clears the picks and the message, the prompt bar is rebuilt on ``changed``)."""
+        self._hovered = False
+        self.preview.clear()
+        self.scene.forget_seat()
+        if self.pile_dialog is not None:
+            self.pile_dialog.reject()
+        popup = QApplication.activePopupWidget()
+        if popup is not None:
+            popup.close()
+
     def hand_over(self, name: str) -> None:
         """Hotseat: cover the table until ``name`` takes the seat."""
         d = self.controller.decision
@@ -268,22 +311,22 @@ class TableWindow(QMainWindow):
         return self.scene.face(cid)
 
     def preview_card(self, cid) -> None:
-        if cid is None:
-            return
-        self._hovered = True
+        if cid is None or not self.controller.may_see(cid):
+            return  # a hidden card stays hidden in the preview too
         item = self.scene.cards.get(cid)
         face = item.face if item is not None and item.face is not None else self.scene.face(cid)
         if face.hidden:
-            return  # a hidden card stays hidden in the preview too
+            return
+        self._hovered = True
         c = self.controller.game.card(cid)
         where = f"{c.zone.replace('_', ' ')} of {c.controller}"
         if c.owner != c.controller:
             where += f" (owner {c.owner})"
-        self.preview.show_card(face, describe(face, where), self.images.get(face.key, face.name))
+        self.preview.show_card(face, describe(face, where), self.images.get(face.key, face.name), card_id=cid)
 
     def preview_key(self, key: str, by_hover: bool = True) -> None:
         defn = self.controller.game.pool.get(key)
-        if defn is None:
+        if defn is None or not self.controller.key_visible(key):
             return
         self._hovered = self._hovered or by_hover
         face = CardFace.of(defn)
@@ -293,11 +336,17 @@ class TableWindow(QMainWindow):
         g = self.controller.game
         p = g.player(player)
         buttons = []
+        if not self.controller.may_look(player, zone):
+            return
         for cid in p.pile(zone):
-            b = CardButton(cid, self.face_of(cid), g.name(cid), scale=0.9)
+            b = CardButton(cid, self.face_of(cid), self.controller.title(cid), scale=0.9)
             b.hovered.connect(self.preview_card)
             buttons.append(b)
-        PileDialog(self, f"{player}: {PILE_LABELS.get(zone, zone)}", buttons).exec()
+        self.pile_dialog = PileDialog(self, f"{player}: {PILE_LABELS.get(zone, zone)}", buttons)
+        try:
+            self.pile_dialog.exec()
+        finally:
+            self.pile_dialog = None
 
     def new_game(self) -> None:
         if not self.may_discard("New game"):
@@ -379,20 +428,33 @@ class TableWindow(QMainWindow):
         decision, the privacy screen asks for that player."""
         ctl = self.controller
         game = ctl.game
-        keep = saves.undo_point(game.history, ctl.humans)
+        auto = set(ctl.auto_at)
+        keep = saves.undo_point(game.history, ctl.humans, auto)
         if keep is None:
             ctl.say("Nothing to undo.", "info")
             return False
-        info = self.session.info.cut(keep)
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            again = saves.rebuild(game, info, keep)
+            while True:
+                info = self.session.info.cut(keep)
+                again = saves.rebuild(game, info, keep)
+                d = again.pending
+                # back to a question the table would pass again for its player (his prompting setting;
+                # a save opened since keeps no record of those passes): go further back
+                if d is None or not ctl.skips(d, again):
+                    break
+                auto.add(keep)
+                earlier = saves.undo_point(game.history[:keep], ctl.humans, auto)
+                if earlier is None:
+                    break
+                keep = earlier
         except Exception as err:  # should never happen: the same answers, the same seed
             ctl.say(f"Undo failed: {err}", "refused")
             return False
         finally:
             QApplication.restoreOverrideCursor()
         self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
+        self.controller.auto_at = {i for i in auto if i < keep}
         d = self.controller.decision
         if d is not None:
             self.controller.say(f"Undone \u2014 back to {d.player}: {d.prompt}.", "info")

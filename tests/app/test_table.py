@@ -131,6 +131,10 @@ def test_privacy_screen_hides_the_hands_when_the_deciding_player_changes(table, 
     window, ui = table(seed=2)
     game = ui.game
     first = ui.decision.player
+    # The game opens on the privacy screen for the first person to decide: nobody's hand shows yet.
+    assert window.privacy.isVisible() and window.privacy.title.text() == f"Pass to {first}"
+    assert all(window.scene.cards[c].face.hidden for c in game.player(first).hand)
+    ui.take_seat()
     assert not window.privacy.isVisible()
     hand = list(game.player(first).hand)
     assert all(not window.scene.cards[c].face.hidden for c in hand)  # his own hand, face up
@@ -191,15 +195,18 @@ def test_a_whole_game_to_a_winner_through_the_ui(table, qtbot):
     while not isinstance(game.advance(), GameOver):
         ui.take_seat()
         d = ui.decision
-        before = len(game.history)
+        before, skipped = len(game.history), window.controller.auto_passes
         ui.enter(ui.pick_legal(choosers[d.player]))
-        assert len(game.history) == before + 1, f"{d.describe()}: {window.prompt.msg.text()}"
+        assert len(game.history) == before + 1 + window.controller.auto_passes - skipped, \
+            f"{d.describe()}: {window.prompt.msg.text()}"
         entered += 1
         assert entered < 3000
     result = game.advance()
     assert result.winner in game.state.player_names
     assert "Game over" in window.prompt.ask.text()
-    assert entered == len(game.history) > 50
+    # the rest of the history: windows the players' prompting setting passed for them (only passing was legal)
+    assert entered + window.controller.auto_passes == len(game.history) and entered > 50
+    assert window.controller.auto_passes > entered
     assert not any("free" in answer for _, answer in game.history)  # enforce mode: only answers
     assert any("trigger" in answer for _, answer in game.history)  # card abilities, through the UI
 
@@ -274,6 +281,7 @@ def test_advise_mode_applies_a_refused_marshal_freely_and_shows_the_warning(tabl
 def test_hotkeys_draw_in_advise_mode_and_are_refused_in_enforce_mode(table, qtbot):
     window, ui = table(seed=3, mode="advise")
     game = ui.game
+    ui.take_seat()
     me = window.controller.viewer
     hand = len(game.player(me).hand)
     window.hotkey_actions["draw"].trigger()
