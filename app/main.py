@@ -26,6 +26,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--computer", action="append", default=[], metavar="NAME",
                     help="a seat the computer plays (repeatable)")
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
+    ap.add_argument("--tutorial", metavar="NAME", help="open a lesson (its name or number; python -m engine.tutorial "
+                                                       "lists them) or any scenario file as a tutorial")
     ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"), default="lcg")
     ap.add_argument("--mode", choices=("enforce", "advise"), default="enforce")
     ap.add_argument("--era", choices=("ccg", "lcg"),
@@ -133,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     from cards.errors import DataError
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if args.tutorial:
+        return _tutorial(app, args)
     headless = bool(args.screenshot)
     autosave = None if headless or args.no_autosave else saves.autosave_path()
     if autosave is not None:
@@ -219,6 +223,41 @@ def _offer_resume(without_asking: bool):
     except DataError:
         os.replace(found.path, found.path.with_name(saves.DAMAGED_NAME))  # kept, not overwritten
         raise
+
+
+def _tutorial(app, args: argparse.Namespace) -> int:
+    """``--tutorial NAME``: the lesson (or scenario file) in the tutorial player."""
+    from app.card_item import CardImages
+    from app.tutorial import open_tutorial
+    from app.window import TableWindow
+    from engine.scenario import ScenarioError
+    from engine.tutorial import find_lesson
+
+    try:
+        path = find_lesson(args.tutorial)
+    except FileNotFoundError as err:
+        print(f"maester: {err}", file=sys.stderr)
+        return 2
+    window = TableWindow(images=CardImages(args.images), computer_delay_ms=0)
+    try:
+        panel = open_tutorial(window, path)
+    except (ScenarioError, OSError, ValueError) as err:
+        print(f"maester: cannot open the tutorial {path}: {err}", file=sys.stderr)
+        return 2
+    if args.screenshot:
+        for _ in range(args.autoplay):  # --autoplay N: N steps forward first
+            panel.forward()
+        w, _, h = args.size.partition("x")
+        window.resize(int(w), int(h))
+        window.show()
+        app.processEvents()
+        window.view.fit()
+        ok = window.grab_table(args.screenshot)
+        window.close()
+        print(f"maester: saved {args.screenshot}" if ok else f"maester: could not save {args.screenshot}")
+        return 0 if ok else 1
+    window.show()
+    return app.exec()
 
 
 def _where(window) -> str:

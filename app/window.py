@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter,
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QPushButton, QSplitter,
                                QVBoxLayout, QWidget)
 
 from app import session as saves
@@ -25,6 +25,7 @@ from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
 from app.table import PILE_LABELS, TableScene, TableView
+from engine.explain import Trail, explain
 from engine.players import RandomPlayer
 
 HOTKEYS = (
@@ -91,10 +92,11 @@ class TableWindow(QMainWindow):
         self.resize(1600, 1000)
 
     # -- building ---------------------------------------------------------------------
-    def start(self, setup: GameSetup, game=None, *, info: saves.TableInfo | None = None,
-              viewer: str | None = None, hidden: bool = False) -> None:
+    def start(self, setup: GameSetup, game=None, controller: TableController | None = None, *,
+              info: saves.TableInfo | None = None, viewer: str | None = None, hidden: bool = False) -> None:
         """Start (or restart) the table with a new game; with ``info``, a game rebuilt or opened
-        (undo, Open, recovery), ``viewer`` having the screen unless ``hidden``."""
+        (undo, Open, recovery), ``viewer`` having the screen unless ``hidden``; ``controller``: a
+        tutorial's (app/tutorial.py), which is never autosaved."""
         self.setup = setup
         self._log_seen = None
         game = game or setup.build()
@@ -106,13 +108,22 @@ class TableWindow(QMainWindow):
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
             self.game_over_dialog = None
-        self.session = saves.Session(info or saves.TableInfo.of(setup, game), self.autosave, new_game=info is None)
+        if controller is None and getattr(self, "tutorial_dock", None) is not None:
+            self.removeDockWidget(self.tutorial_dock)  # a new game closes the tutorial
+            self.tutorial_dock.deleteLater()
+            self.tutorial_dock = self.tutorial = None
+        if controller is None and game.options.observer is None:
+            game.options.observer = Trail()  # "Why?" says who passed in this step (reads only)
+        self.session = saves.Session(info or saves.TableInfo.of(setup, game),
+                                     self.autosave if controller is None else None, new_game=info is None)
         computer = self.session.info.computer
         computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(game.state.player_names)
                      if n in computer}
-        self.controller = TableController(game, computers=computers, privacy=self.session.info.privacy,
-                                          computer_delay_ms=self.computer_delay_ms,
-                                          prompting=getattr(setup, "prompting", None), parent=self)
+        self.controller = controller or TableController(game, computers=computers,
+                                                        privacy=self.session.info.privacy,
+                                                        computer_delay_ms=self.computer_delay_ms,
+                                                        prompting=getattr(setup, "prompting", None), parent=self)
+        self.controller.setParent(self)
         self.controller.seat_for(viewer, hidden)
         self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
         self.scene = TableScene(self.controller, self.images)
@@ -196,6 +207,13 @@ class TableWindow(QMainWindow):
             self.hotkey_actions[action] = act
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&Table and hotkeys", self.show_help)
+        help_menu.addAction("T&utorials\u2026", self.choose_tutorial)
+        why = help_menu.addAction("&Why? (explain this step)", self.show_why)
+        why.setShortcut(QKeySequence("F1"))
+        why_button = QPushButton("Why?")
+        why_button.setToolTip("Explain the current step in words (F1)")
+        why_button.clicked.connect(self.show_why)
+        self.menuBar().setCornerWidget(why_button)
 
     def _mode_toggled(self, on: bool) -> None:
         mode = "advise" if on else "enforce"
@@ -393,6 +411,34 @@ class TableWindow(QMainWindow):
             "then use the buttons under the table. <b>Double-click</b> a card in hand to marshal it, "
             "a card in play to kneel or stand it (advise mode). <b>Right-click</b> for more.</p>"
             f"<table>{keys}</table><p>docs/table.md has the whole guide.</p>"))
+
+    def why_text(self) -> str:
+        """The explainer's words for the current moment (engine/explain.py)."""
+        ctl = self.controller
+        if getattr(ctl, "view", None) is not None:  # a tutorial: the frame on show
+            return ctl.view.explanation
+        trail = ctl.game.options.observer if isinstance(ctl.game.options.observer, Trail) else None
+        return explain(ctl.game, decision=ctl.decision, event=trail.event if trail else None,
+                       passed=trail.passed if trail else ())
+
+    def show_why(self) -> None:
+        box = getattr(self, "_why_box", None)
+        if box is None:
+            box = self._why_box = QMessageBox(self)
+            box.setWindowTitle("Why?")
+            box.setModal(False)
+        box.setText(self.why_text())
+        box.show()
+
+    def choose_tutorial(self) -> None:
+        from app.tutorial import LessonsDialog, open_tutorial
+
+        dialog = LessonsDialog(self)
+        if dialog.exec() and dialog.chosen:
+            try:
+                open_tutorial(self, dialog.chosen)
+            except Exception as err:  # a broken scenario file: say why, keep the table
+                QMessageBox.warning(self, "Tutorial", f"The tutorial could not open:\n{err}")
 
     def grab_table(self, path: str) -> bool:
         """Save a PNG of the window as a player sees it."""

@@ -69,15 +69,22 @@ def _run(gen) -> Flow:
     return None
 
 
+def enter_step(g: Game, w: Window, step: int, ev: Event | None = None) -> None:
+    """The window moves to ``step`` (1-6); an observer (Options.observer) hears of it."""
+    w.step = step
+    if g.options.observer is not None:
+        g.observe("step", window=w, step=step, event=ev)
+
+
 def resolve_event(g: Game, w: Window, ev: Event, first_to_respond: str, *, save_step: bool = True) -> Flow:
     ev.data.setdefault("source_class", "framework")
-    w.step = 1
+    enter_step(g, w, 1, ev)
     if ev.initiate:
         yield from _run(ev.initiate(g, ev))
     if save_step:
-        w.step = 2
+        enter_step(g, w, 2, ev)
         yield from save_cancel_step(g, ev, first_to_respond)
-    w.step = 3
+    enter_step(g, w, 3, ev)
     if not ev.cancelled and ev.execute:
         yield from _run(ev.execute(g, ev))
         yield from terminal_check(g)
@@ -92,12 +99,12 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
     w = g.open_window("end_of_phase" if end_of_phase else "framework", name, None)
     for ev in events:
         yield from resolve_event(g, w, ev, g.first_player, save_step=not end_of_phase)
-    w.step = 4
+    enter_step(g, w, 4)
     yield from passive_step(g, passives or [])
     if not end_of_phase:
-        w.step = 5
+        enter_step(g, w, 5)
         yield from response_step(g, g.first_player)
-    w.step = 6
+    enter_step(g, w, 6)
     g.resolve_moribund()
     g.close_window(w)
     update_challenge_participants(g)
@@ -107,11 +114,11 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     """A player action's window: save/cancel and responses start left of the initiator (TIM-09)."""
     w = g.open_window("player", action.name, initiator)
     yield from resolve_event(g, w, action, g.state.left_of(initiator))
-    w.step = 4
+    enter_step(g, w, 4)
     yield from passive_step(g, [])
-    w.step = 5
+    enter_step(g, w, 5)
     yield from response_step(g, g.state.left_of(initiator))
-    w.step = 6
+    enter_step(g, w, 6)
     g.resolve_moribund()
     g.close_window(w)
     update_challenge_participants(g)
@@ -257,6 +264,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     ctx.event = target_event if ab.is_save_or_cancel else ev
     ctx.x = int(answer.get("x") or 0)
     ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []))[0]
+    ev.data["targets"] = ctx.targets  # read by observers (the tutorials' "pending" panel)
 
     def initiate(g: Game, ev: Event) -> Flow:
         triggers.pay_costs(g, player, cid, ab, answer)
@@ -306,6 +314,8 @@ def resolve_triggered(g: Game, player: str, answer: dict, *, gate: dict | None =
     """Initiate, save/cancel (clockwise from the left of the player), execute (5a-c)."""
     ev = triggered_event(g, player, answer, gate=gate, target_event=target_event)
     yield from ev.initiate(g, ev)
+    if g.options.observer is not None:
+        g.observe("event", window=g.state.window, event=ev, target=target_event)
     yield from save_cancel_step(g, ev, g.state.left_of(player))
     if not ev.cancelled:
         yield from ev.execute(g, ev)
@@ -416,6 +426,9 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
     ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
     g.log(f"{g.name(cid)}'s passive ability resolves")
+    if g.options.observer is not None:
+        ev.data["targets"] = list(ctx.targets)
+        g.observe("event", window=g.state.window, event=ev, target=None)
     if g.state.window is None or g.state.window.kind != "end_of_phase":  # TIM-17: no step 2 there
         yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:

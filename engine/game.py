@@ -11,7 +11,7 @@ icons, keywords), moving cards between zones, power and victory, and the log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generator
 
 from cards.model import CardDef
@@ -30,6 +30,11 @@ class Options:
     the table and computer players turn it off to skip empty prompts)."""
     mode: str = "enforce"
     """``enforce``: illegal answers are refused. ``advise``: free moves are applied and warned about."""
+    observer: Any = field(default=None, compare=False, repr=False)
+    """Optional ``observer(kind, game, info)``: told of every window step change (``"step"``), of
+    each nested save, cancel, response or passive starting (``"event"``) and of each accepted answer
+    (``"answer"``). It only reads: the tutorials pause on these points and ``engine.explain`` uses
+    them; games, replays and digests are the same with or without one (docs/tutorials.md)."""
 
 
 Flow = Generator[Decision, dict, Any]
@@ -70,6 +75,8 @@ class Game:
         self.warnings = []
         normalised = decision.check(answer)
         self.history.append((player, normalised))
+        if self.options.observer is not None:
+            self.options.observer("answer", self, {"decision": decision, "player": player, "answer": normalised})
         self._step(normalised)
         self._answer_for_conceded()
 
@@ -135,6 +142,11 @@ class Game:
                 self.log("The game ends without a winner.")
         if self.pending is None:
             self.result = GameOver(self.state.winner or "draw", self.state.log[-1] if self.state.log else "")
+
+    def observe(self, kind: str, **info: Any) -> None:
+        """Tell the options' observer (if any) about a point of the flow; nothing changes."""
+        if self.options.observer is not None:
+            self.options.observer(kind, self, info)
 
     def ask(self, decision: Decision) -> Flow:
         """Yield a decision unless it is an empty opportunity the options let us skip."""

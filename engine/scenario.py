@@ -31,7 +31,12 @@ from engine.state import PHASES
 MAX_ROUNDS = 50
 MAX_DECISIONS = 100_000
 
-TOP_KEYS = {"format", "title", "description", "rules", "ruleset", "seed", "cards", "start", "steps"}
+TOP_KEYS = {"format", "title", "description", "rules", "ruleset", "seed", "cards", "start", "steps",
+            "tutorial"}
+TUTORIAL_KEYS = {"learner", "order", "outro"}
+"""The project's tutorial extension (docs/tutorials.md): a top-level ``tutorial`` mapping, and keys
+beside a step's one key. The test runner ignores both."""
+TUTORIAL_STEP_KEYS = {"ask", "hint", "rule", "at"}
 START_KEYS = {"round", "phase", "first_player", "shuffle", "players"}
 PLAYER_KEYS = {"house", "house_kneeling", "house_attachments", "agenda", "house_power", "gold",
                "revealed_plot", "plot_deck", "used_plots", "hand", "deck", "discard", "dead", "in_play",
@@ -131,6 +136,8 @@ class Step:
     rejected: str | None = None
     value: Any = None         # the condition / expectations / narration
     line: int | None = None
+    tutorial: dict = field(default_factory=dict)
+    """Tutorial keys beside the step's key (ask, hint, rule, at): docs/tutorials.md."""
 
 
 @dataclass
@@ -143,6 +150,8 @@ class Scenario:
     game: Game | None = None
     labels: dict[str, int] = field(default_factory=dict)
     """Card references: scenario ``id`` labels and unambiguous names, to instance ids."""
+    tutorial: dict = field(default_factory=dict)
+    """The top-level ``tutorial`` mapping (learner, order, outro): docs/tutorials.md."""
 
 
 # ---------------------------------------------------------------------------
@@ -580,17 +589,23 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
     loader.load_cards()
     game, labels = loader.build(options or Options(prompt_all=True))
     sc = Scenario(path=path, title=str(data["title"]), description=str(data.get("description") or ""),
-                  rules=list(data.get("rules") or []), game=game, labels=labels)
+                  rules=list(data.get("rules") or []), game=game, labels=labels,
+                  tutorial=_tutorial_top(data.get("tutorial"), game.state.player_names))
     steps = data["steps"]
     if not isinstance(steps, list):
         raise ScenarioError(0, "steps: expected a list")
     names = game.state.player_names
     for i, raw in enumerate(steps, start=1):
+        extra = {}
+        line = raw.line if hasattr(raw, "line") else None
+        if isinstance(raw, dict) and len(raw) > 1:  # tutorial keys beside the step's one key
+            extra = {k: raw[k] for k in raw if k in TUTORIAL_STEP_KEYS}
+            raw = {k: v for k, v in raw.items() if k not in TUTORIAL_STEP_KEYS}
         if not isinstance(raw, dict) or len(raw) != 1:
-            raise ScenarioError(i, "each step is a mapping with exactly one key (a player, until, expect or say)")
+            raise ScenarioError(i, "each step is a mapping with exactly one key (a player, until, expect or say), "
+                                   "and optionally the tutorial keys ask, hint, rule, at")
         key, value = next(iter(raw.items()))
         refs = _Refs(labels, names, i)
-        line = raw.line if hasattr(raw, "line") else None
         if key in names:
             command, rejected = parse_command(value, refs, i)
             sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
@@ -605,7 +620,36 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
         else:
             raise ScenarioError(i, f"unknown key '{key}': a step is a player name ({', '.join(names)}), "
                                    f"until, expect or say")
+        if extra:
+            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs)
     return sc
+
+
+def _tutorial_top(value: Any, names: list[str]) -> dict:
+    if value is None:
+        return {}
+    _check_keys(value, TUTORIAL_KEYS, 0, "tutorial")
+    if "learner" in value and value["learner"] not in names:
+        raise ScenarioError(0, f"tutorial.learner: '{value['learner']}' is not a player")
+    if "order" in value and (not isinstance(value["order"], int) or isinstance(value["order"], bool)):
+        raise ScenarioError(0, f"tutorial.order: expected a whole number, got {value['order']!r}")
+    return dict(value)
+
+
+def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
+    out = {}
+    for key in ("ask", "hint", "rule"):
+        if key in extra:
+            if not isinstance(extra[key], str) or not extra[key].strip():
+                raise ScenarioError(step.number, f"{key}: expected text, got {extra[key]!r}")
+            out[key] = str(extra[key])
+    if ("ask" in out or "hint" in out) and step.kind != "command":
+        raise ScenarioError(step.number, "ask and hint go beside a player's command (the learner's answer)")
+    if "at" in extra:
+        if step.kind != "say":
+            raise ScenarioError(step.number, "at goes beside a say step (when the narration is shown)")
+        out["at"] = _parse_condition(extra["at"], refs)
+    return out
 
 
 def _parse_condition(value: Any, refs: _Refs) -> dict:
