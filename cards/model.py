@@ -25,6 +25,7 @@ CRESTS = ("noble", "war", "learned", "holy", "shadow")
 
 SIMPLE_KEYWORDS = (
     "deadly", "deathbound", "renown", "stealth", "limited", "no attachments", "setup",
+    "no attachments except weapon",
 )
 """Keywords the engine owns as rules (KW-01..KW-09). Immunity is ``immune to <X>``."""
 

@@ -798,7 +798,11 @@ def stand_all(g: Game, ev: Event) -> Flow:
         if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
             if c.zone == "in_play" and g.cannot(c.id, "stand"):
                 continue  # core-b: Noose and Swordpoint
+            if any(e.target == c.id and e.stat == "no_standing" for e in g.state.effects):
+                continue  # core-c: skip_standing (Cersei Lannister)
             c.kneeling = False
+            if c.zone == "in_play":
+                g.state.window.gates.append({"event": "stood_in_standing", "card": c.id, "player": c.controller})
     g.log("all kneeling cards stand")
     return
     yield
@@ -859,6 +863,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     st.challenge = ch
     st.challenge_serial += 1
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
+    triggers.pay_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
 
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
@@ -898,14 +903,17 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
         def defend(g: Game, ev: Event) -> Flow:
             decision = legality.defend_decision(g, ch)
             answer = yield from g.ask(decision)
+            joined = list(ch.defenders)  # core-c: characters that joined before (join_challenge) stay
             ch.defenders = list(answer.get("defend", []))
             for c in ch.defenders:
                 if triggers.does_not_kneel(g, c, "defend"):
                     g.log(f"{g.name(c)} defends without kneeling")
                     continue
                 g.card(c).kneeling = True
-            if ch.defenders:
-                g.log(f"{ch.defender} defends with {', '.join(g.name(c) for c in ch.defenders)}")
+            declared = [c for c in ch.defenders if c not in joined]
+            ch.defenders = joined + declared
+            if declared:
+                g.log(f"{ch.defender} defends with {', '.join(g.name(c) for c in declared)}")
                 g.state.window.gates.append({"event": "defenders_declared", "type": ch.type,
                                              "player": ch.defender})
             else:
@@ -929,8 +937,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     """The four framework events of challenge resolution, then Deadly as a passive (CHL-11, C-12)."""
 
     def winner(g: Game, ev: Event) -> Flow:
-        atk = sum(g.strength(c) for c in ch.attackers)
-        dfn = sum(g.strength(c) for c in ch.defenders)
+        atk = sum(g.strength(c) for c in ch.attackers if not g.uncounted(c))  # core-c: not_counted
+        dfn = sum(g.strength(c) for c in ch.defenders if not g.uncounted(c))
         ch.attacker_strength, ch.defender_strength = atk, dfn
         if atk >= dfn and atk >= 1:  # CHL-12: ties go to an attacker with STR 1 or more
             ch.winner = ch.attacker

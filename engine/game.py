@@ -480,6 +480,14 @@ class Game:
         if destination == "dead" and self.cannot(cid, "be_killed"):
             self.log(f"{self.name(cid)} cannot be killed")
             return False
+        if destination == "discard" and self.cannot(cid, "be_discarded"):  # core-c
+            self.log(f"{self.name(cid)} cannot be discarded from play")
+            return False
+        guard = triggers.replaced_kill(self, cid) if destination == "dead" else None
+        if guard is not None:  # core-c: a replacement effect (MOR-10), Bronn
+            self.card(guard).kneeling = False
+            self.log(f"{self.name(guard)} stands instead of {self.name(cid)} being killed")
+            return False
         destination = self.from_play_destination(cid, destination)
         if self.state.windows:
             c.moribund = destination
@@ -621,3 +629,8 @@ class Game:
         if self.has_keyword(host, "no attachments"):
             return f"{self.name(host)} takes no attachments (KW-08)"
         return triggers.attachment_restriction_problem(self, cid, host, player)
+
+    # --- core-c additions ---
+    def uncounted(self, card_id: int) -> bool:
+        """The card's STR does not count in the challenge (``not_counted``)."""
+        return any(e.target == card_id and e.stat == "uncounted" for e in self.state.effects)

@@ -255,6 +255,8 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             return f"{g.name(att)} must go on a character"
         if g.has_keyword(host, "no attachments"):
             return f"{g.name(host)} has No Attachments (KW-08)"
+        if triggers.weapon_only_problem(g, att, host):  # core-c
+            return triggers.weapon_only_problem(g, att, host)
     return None
 
 

@@ -53,3 +53,10 @@ __all__ = [
 
 def _amount(e: dict, default: int = 1) -> int:
     return int(e.get("amount", default))
+
+
+# --- core-c additions ---
+from engine.abilities.constants import weapon_only_problem  # noqa: E402
+from engine.abilities.effects import pay_tolls, replaced_kill  # noqa: E402
+
+__all__ += ["pay_tolls", "replaced_kill", "weapon_only_problem"]

@@ -4,7 +4,8 @@ Keywords sit at the top of the text, as short sentences: ``Deadly. Renown.``. Th
 community data also puts other things there: the deck restriction ``House Stark
 only.``, the income/influence/initiative symbols written ``[+1 Income]``,
 ``Limit 1 per deck.``, and keywords of later LCG sets the engine does not model
-(``Ambush.``, ``Prized 2.``, ``No attachments except Weapon.``). The block ends
+(``Ambush.``, ``Prized 2.``, ``No attachments except Item.``; ``No attachments except Weapon.``
+is modelled). The block ends
 at the first sentence that is none of these (an ability, usually ``Trigger: ...``);
 a line made only of such sentences lets the block continue on the next line.
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, ListOf, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -127,3 +127,13 @@ def _plot_income_below_yours(g, want, ctx):
     if not who or mine is None or g.player(who[0]).revealed_plot is None:
         return False
     return (g.defn(g.player(who[0]).revealed_plot).income or 0) < (g.defn(mine).income or 0)
+
+
+# --- core-c additions ---
+
+@condition("challenge_of", ListOf(Words(*CHALLENGE_TYPES)), "a challenge of one of these types is under way, and "
+           "you are its attacker or defender")
+def _challenge_of(g, want, ctx):
+    ch = g.state.challenge
+    return not (ch is None or ch.ended or ch.resolved or ch.type not in want) and \
+        ctx.player in (ch.attacker, ch.defender)

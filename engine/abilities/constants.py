@@ -189,6 +189,9 @@ def host_types(g: Game, attachment: int) -> list[str]:
 def attachment_restriction_problem(g: Game, attachment: int, host: int, player: str) -> str | None:
     """ATT-01/02: the host must be of a type the attachment allows (a character unless its text says
     otherwise) and match every restriction the attachment states."""
+    problem = weapon_only_problem(g, attachment, host)  # core-c
+    if problem:
+        return problem
     types = host_types(g, attachment)
     if g.card_type(host) not in types:
         return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
@@ -266,3 +269,13 @@ def cannot_be(g: Game, cid: int, what: str) -> bool:
     """``cannot_be``: the card cannot be declared as an ``attacker`` / ``defender``, or chosen by stealth
     (``stealth_target``)."""
     return _declared(g, cid, "cannot_be", what)
+
+
+# --- core-c additions ---
+
+def weapon_only_problem(g: Game, attachment: int, host: int) -> str | None:
+    """KW-08, KW-10: a card with "No attachments except Weapon" takes only attachments with the Weapon
+    trait (duplicates are not attachments)."""
+    if g.has_keyword(host, "no attachments except weapon") and "Weapon" not in g.traits(attachment):
+        return f"{g.name(host)} takes only Weapon attachments (KW-08)"
+    return None

@@ -286,6 +286,8 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     c = g.card(cid)
     p = g.player(player)
     p.gold -= min(p.gold, gold_cost(g, player, cid, ab, answer.get("x", 0)))  # advise mode may underpay
+    if ab.cost.get("gold_target_cost"):  # core-c: X = the chosen targets' printed cost
+        p.gold -= min(p.gold, target_gold(g, answer))
     for i in answer.get("pay", []):
         g.card(i).kneeling = True  # COS-03: paying influence (or a kneel cost) is a cost, not an effect
     for last in (False, True):  # a card leaves play after it has knelt or lost power for the cost
@@ -313,3 +315,19 @@ def _check_gold_x(g, player, cid, ab, ctx, value):
 
 cost("gold_x", TrueOnly(), "pay X gold, X chosen by the player (the answer's `x`); effects read it as `x`",
      pay=_no_pay)(_check_gold_x)
+
+
+# --- core-c additions ---
+
+def target_gold(g: Game, answer: dict) -> int:
+    """The printed gold cost of the targets an answer chose (``gold_target_cost``)."""
+    return sum(g.defn(t).cost or 0 for t in answer.get("targets") or [] if t in g.state.cards)
+
+
+def _check_gold_target_cost(g, player, cid, ab, ctx, value):
+    return None  # paid with the targets (pay_costs); choose a target whose cost you can pay (cost_max_your_gold)
+
+
+cost("gold_target_cost", TrueOnly(), "pay X gold, where X is the printed cost of the chosen target (choose with "
+     "`cost_max_your_gold: true` so that only targets you can pay for are legal)",
+     pay=_no_pay)(_check_gold_target_cost)

@@ -975,3 +975,219 @@ def _flow_one(g: Game, e, ctx: Ctx):
 def needs_flow(effects: tuple) -> bool:
     return any(isinstance(e, dict) and any(EFFECTS[k].extra.get("asks") or EFFECTS[k].extra.get("prepare")
                                            for k in e if k in EFFECTS) for e in effects)
+
+
+# --- core-c additions ---
+# Piles shuffled into decks, a STR that does not count, keywords taken from a character, joining a
+# challenge, not standing in the standing phase, a draw the player may refuse, the top card revealed
+# into the hand, a kill replaced by standing this card, a gold toll on a challenge type.
+
+PILES = Words("discard", "dead")
+
+
+@effect("shuffle_into_deck", PILES, "each player of `player` (default each_player) shuffles that pile (discard "
+        "or dead) into his deck (ZON-16); a moribund card is not in the pile yet (MOR-04)",
+        keys={"player": EVERY_PLAYER})
+def _shuffle_into_deck(g, e, arg, ctx):
+    done = False
+    for who in select(g, e.get("player", "each_player"), ctx):
+        p = g.player(who)
+        pile = p.pile(arg)
+        moved = list(pile)
+        for cid in moved:
+            g.move_to_pile(cid, "deck", top=False)
+        g.shuffle_deck(who)
+        g.log(f"{who} shuffles {len(moved)} card{'s' if len(moved) != 1 else ''} of the {arg} pile into the "
+              f"deck ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+@effect("not_counted", card_selector(), "until then (default the challenge), the cards' STR does not count "
+        "towards their side's total in the challenge (CHL-12)", keys={"until": UNTIL})
+def _not_counted(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        g.state.effects.append(Effect(cid, "uncounted", True, e.get("until", "challenge"), ctx.source))
+        g.log(f"{g.name(ctx.source)}: the STR of {g.name(cid)} does not count in the challenge")
+        done = True
+    return done
+
+
+@effect("take_keywords", card_selector(), "the cards lose those of the listed keywords they have, and this card "
+        "gains each keyword lost that way, until the end of the phase (default)",
+        keys={"keywords": ListOf(Keyword()), "until": UNTIL})
+def _take_keywords(g, e, arg, ctx):
+    from cards.schema import normalise_keyword
+    until = e.get("until", "phase")
+    taken: list[str] = []
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        for kw in e.get("keywords") or []:
+            kw = normalise_keyword(kw)
+            if kw and g.has_keyword(cid, kw):
+                g.state.effects.append(Effect(cid, "keyword-", kw, until, ctx.source))
+                taken.append(kw)
+                g.log(f"{g.name(ctx.source)}: {g.name(cid)} loses {kw}")
+    for kw in dict.fromkeys(taken):
+        if g.card(ctx.source).zone in ("in_play", "attached"):
+            g.state.effects.append(Effect(ctx.source, "keyword+", kw, until, ctx.source))
+            g.log(f"{g.name(ctx.source)} gains {kw}")
+    return bool(taken)
+
+
+@effect("join_challenge", card_selector(), "the cards participate in the current challenge on their controller's "
+        "side (attacking if he is the attacker, defending if he is the defender); they are not declared and "
+        "do not kneel for it")
+def _join_challenge(g, e, arg, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended or ch.resolved:
+        return False
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone != "in_play" or cid in ch.attackers + ch.defenders:
+            continue
+        side = ch.attackers if c.controller == ch.attacker else ch.defenders if c.controller == ch.defender \
+            else None
+        if side is None:
+            continue
+        side.append(cid)
+        g.log(f"{g.name(cid)} joins the {ch.type} challenge as "
+              f"{'an attacker' if side is ch.attackers else 'a defender'} ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+@effect("skip_standing", card_selector(), "the cards do not stand in the standing phase this round (DOM-03); "
+        "other effects may still stand them")
+def _skip_standing(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        g.state.effects.append(Effect(cid, "no_standing", True, "round", ctx.source))
+        g.log(f"{g.name(cid)} will not stand in the standing phase this round ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+def _may_draw(g: Game, e: dict, arg: Any, ctx: Ctx):
+    done = False
+    for who in select(g, e.get("player", "you"), ctx):
+        if not g.player(who).deck:
+            continue
+        d = _choice(g, who, f"{g.name(ctx.source)}: you may draw {int(arg)} card{'s' if int(arg) != 1 else ''}",
+                    ["draw", "pass"], 1, 1, "draw or pass")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "draw":
+            got = g.draw(who, int(arg), by_effect=True)
+            g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
+            done = done or got > 0
+        else:
+            g.log(f"{who} chooses not to draw ({g.name(ctx.source)})")
+    return done
+
+
+effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_player`: the player of the gate) "
+       "may draw N: that player decides (`choose: [draw]` or `[pass]`); draws count against the cap (DRW-03..05)",
+       keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True)(_may_draw)
+
+
+@effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
+        "draw: the draw cap does not count it)")
+def _reveal_top_to_hand(g, e, arg, ctx):
+    deck = g.player(ctx.player).deck
+    if not deck:
+        return False
+    cid = deck[0]
+    g.move_to_pile(cid, "hand")
+    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
+          f"({g.name(ctx.source)})")
+    return True
+
+
+@effect("stand_instead_of_kill", card_selector(), "until then (default the phase), each time one of the cards "
+        "would be killed while this card is kneeling in play, this card stands instead and the card is not "
+        "killed (a replacement effect, MOR-10)", keys={"until": UNTIL})
+def _stand_instead_of_kill(g, e, arg, ctx):
+    done = False
+    for cid in select(g, arg, ctx):
+        if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
+            continue
+        g.state.effects.append(Effect(cid, "kill_replaced", ctx.source, e.get("until", "phase"), ctx.source))
+        g.log(f"{g.name(ctx.source)} guards {g.name(cid)}")
+        done = True
+    return done
+
+
+def replaced_kill(g: Game, cid: int) -> int | None:
+    """The card that stands instead of ``cid`` being killed (``stand_instead_of_kill``), or None."""
+    for eff in g.state.effects:
+        if eff.target == cid and eff.stat == "kill_replaced":
+            guard = g.card(eff.value)
+            if guard.zone == "in_play" and guard.kneeling and guard.moribund is None and not g.cannot(eff.value,
+                                                                                                      "stand"):
+                return eff.value
+    return None
+
+
+def _toll_ask(g, e, ctx):
+    return {"prompt": f"{g.name(ctx.source)}: name a challenge type", "choices": ["military", "intrigue", "power"],
+            "count": 1}
+
+
+@effect("toll", Int(minimum=1), "you name a challenge type as it resolves; until then (default the phase), each "
+        "time the player (default target) initiates a challenge of that type he pays you N gold from his pool "
+        "(what he has, up to N)", keys={"player": Words("target", "opponent"), "until": UNTIL}, ask=_toll_ask)
+def _toll(g, e, arg, ctx):
+    picked = (ctx.answers.get(id(e)) or ["military"])[0]
+    payers = [w for w in select(g, e.get("player", "target"), ctx) if isinstance(w, str) and w != ctx.player]
+    for who in payers:
+        g.state.effects.append(Effect(ctx.source, "toll", {"payer": who, "to": ctx.player, "type": picked,
+                                                            "gold": int(arg)}, e.get("until", "phase"), ctx.source))
+        g.log(f"{ctx.player} names {picked}: {who} pays {int(arg)} gold for each {picked} challenge he initiates "
+              f"({g.name(ctx.source)})")
+    return bool(payers)
+
+
+def pay_tolls(g: Game, player: str, challenge_type: str) -> None:
+    """A player initiating a challenge pays the tolls on its type (``toll``)."""
+    for eff in list(g.state.effects):
+        v = eff.value if eff.stat == "toll" else None
+        if v and v["payer"] == player and v["type"] == challenge_type:
+            p = g.player(player)
+            n = min(p.gold, int(v["gold"]))
+            p.gold -= n
+            g.player(v["to"]).gold += n
+            g.log(f"{player} pays {n} gold to {v['to']} for initiating a {challenge_type} challenge "
+                  f"({g.name(eff.source)})")
+
+
+def _reveals(fn, generator: bool):
+    """Wraps an effect that reveals cards (a search, a hand, a new plot): when it did, it opens
+    ``cards_revealed`` for the ability's controller (Grand Maester Pycelle)."""
+    def opened(g, ctx):
+        if g.state.window is not None:
+            g.state.window.gates.append({"event": "cards_revealed", "card": ctx.source, "player": ctx.player})
+
+    if generator:
+        def wrapped(g, e, arg, ctx):
+            done = yield from fn(g, e, arg, ctx)
+            if done:
+                opened(g, ctx)
+            return done
+    else:
+        def wrapped(g, e, arg, ctx):
+            done = fn(g, e, arg, ctx)
+            if done:
+                opened(g, ctx)
+            return done
+    return wrapped
+
+
+for _name in ("search", "search_pick", "name_and_discard", "new_plot"):
+    EFFECTS[_name].impl = _reveals(EFFECTS[_name].impl, bool(EFFECTS[_name].extra.get("asks")))

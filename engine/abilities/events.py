@@ -93,3 +93,9 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         if key in when and when[key] not in ("any", gate.get(key)):
             return False
     return True
+
+# --- core-c additions ---
+event("stood_in_standing", {"card": CARD, "player": PLAYER}, "the standing phase stands a kneeling card (card, its "
+      "controller)", opened_by=(FLOW,))
+event("cards_revealed", {"card": CARD, "player": PLAYER}, "an effect reveals one or more cards: a search, a hand, a "
+      "new plot (card: the effect's source; player: its controller)", opened_by=(EFFECTS,))

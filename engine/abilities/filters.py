@@ -281,3 +281,17 @@ def _income_min(g, cid, want, ctx):
 @filter_key("attachments_max", Int(), "has N attachments or fewer, this card not counted")
 def _attachments_max(g, cid, want, ctx):
     return sum(1 for a in g.card(cid).attachments if a != ctx.source) <= want
+
+
+# --- core-c additions ---
+
+@filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
+            "(`{self: true}`: to this card)")
+def _attached_to(g, cid, want, ctx):
+    host = g.card(cid).attached_to
+    return host is not None and matches(g, host, dict(want), ctx)
+
+
+@filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool")
+def _cost_max_your_gold(g, cid, want, ctx):
+    return (g.defn(cid).cost or 0) <= g.player(ctx.player).gold

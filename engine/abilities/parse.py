@@ -300,3 +300,9 @@ ABILITY_KEYS["from_dead"] = "true: used while in its owner's dead pile (the card
 _NOT_CONSTANT = _NOT_CONSTANT + ("from_dead",)
 
 effects.EffectLists.check_effect = staticmethod(_check_effect)
+
+# --- core-c additions ---
+
+CANNOT = CANNOT + ("be_discarded",)
+"""be_discarded: the targets cannot be discarded from play (nor chosen for an effect that discards)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

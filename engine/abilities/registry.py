@@ -146,7 +146,7 @@ class Keyword(Schema):
         if normalise_keyword(value) is None:
             raise where.error(f"unknown keyword {value!r}",
                               "a keyword the engine models: deadly, deathbound, renown, stealth, limited, "
-                              "no attachments, setup, immune to <something>")
+                              "no attachments, no attachments except weapon, setup, immune to <something>")
 
 
 class ListOf(Schema):

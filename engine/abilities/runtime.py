@@ -69,6 +69,7 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
         return [n for n in names if not g.player(n).eliminated]
     removes = any(_removes(e) for e in ab.effect)
     kills = any(isinstance(e, dict) and "kill" in e for e in ab.effect)
+    discards = any(isinstance(e, dict) and "discard" in e for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
     for t in candidates(g, ab.choose, ctx):
@@ -78,6 +79,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
             continue  # MOR-03
         if kills and g.cannot(t, "be_killed"):
             continue  # core-b: a card that cannot be killed is no target for a kill
+        if discards and g.cannot(t, "be_discarded"):
+            continue  # core-c: nor one that cannot be discarded for a discard
         if steals and control_problem(g, ctx.player, t):
             continue  # UNQ-02, UNQ-04
         if _entry_problem(g, ab, ctx, t):

@@ -109,3 +109,12 @@ def _most_cards_in_hand(g, ctx):
     names = [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
     most = max(len(g.player(n).hand) for n in names)
     return [n for n in names if len(g.player(n).hand) == most]
+
+
+# --- core-c additions ---
+
+@selector("gate_player", "player", "the player of the gate that triggered the ability (who played the card, "
+          "won the challenge...)")
+def _gate_player(g, ctx):
+    who = (ctx.gate or {}).get("player")
+    return [who] if who else []

@@ -53,9 +53,14 @@ def test_IMM_immunity_keywords():
 
 
 def test_unmodelled_keywords_are_reported_not_kept():
-    block = parse_keyword_block("Ambush. Prized 2. No attachments except Weapon. Deathbound.\nInvented: text.")
+    block = parse_keyword_block("Ambush. Prized 2. No attachments except Item. Deathbound.\nInvented: text.")
     assert block.keywords == ["deathbound"]
-    assert block.unknown == ["ambush", "prized 2", "no attachments except weapon"]
+    assert block.unknown == ["ambush", "prized 2", "no attachments except item"]
+
+
+def test_KW_08_no_attachments_except_weapon_is_modelled():
+    block = parse_keyword_block("Renown. No attachments except Weapon.\nInvented: text.")
+    assert block.keywords == ["renown", "no attachments except weapon"] and block.unknown == []
 
 
 @pytest.mark.parametrize("sentence, houses", [
@@ -112,9 +117,9 @@ def test_ZON_13_lcg_fields(small):
 def test_KW_lcg_keywords_from_the_first_line(small):
     pool, report = small
     assert pool.get("tst_1").keywords == ("deadly", "renown")
-    assert pool.get("tst_5").keywords == ("stealth", "immune to plot card effects")
+    assert pool.get("tst_5").keywords == ("stealth", "immune to plot card effects", "no attachments except weapon")
     assert pool.get("tst_4").keywords == ("limited",) and pool.get("tst_4").income == 1
-    assert set(report.tallies[KEYWORDS_NOT_UNDERSTOOD]) == {"whirlwind", "no attachments except weapon"}
+    assert set(report.tallies[KEYWORDS_NOT_UNDERSTOOD]) == {"whirlwind"}
 
 
 def test_DCK_04_house_only_parsed(small):
