@@ -231,6 +231,8 @@ class Game:
         """House power plus power on characters the player controls in play (C-19)."""
         p = self.player(name)
         total = self.card(p.house_card).power if p.house_card is not None else 0
+        if triggers.prohibited(self, name, "character_power") is not None:
+            return total  # core-d: Melisandre, power on the characters does not count
         return total + sum(self.card(c).power for c in self.characters(name))
 
     def house_power(self, name: str) -> int:
@@ -421,6 +423,9 @@ class Game:
             self.log(f"{self.name(cid)} cannot be killed")
             return False
         destination = self.from_play_destination(cid, destination)
+        if destination == "discard" and self.cannot(cid, "be_discarded"):
+            self.log(f"{self.name(cid)} cannot be discarded")  # core-d: GEN-04
+            return False
         if self.state.windows:
             c.moribund = destination
             for aid in c.attachments:
@@ -560,3 +565,8 @@ class Game:
         if self.has_keyword(host, "no attachments"):
             return f"{self.name(host)} takes no attachments (KW-08)"
         return triggers.attachment_restriction_problem(self, cid, host, player)
+
+    # --- core-d additions ---
+    def abilities(self, card_id: int) -> list:
+        """The card's abilities now (printed, blanked, gained): for effects that read another card's."""
+        return triggers.abilities(self, card_id)

@@ -127,3 +127,11 @@ def _plot_income_below_yours(g, want, ctx):
     if not who or mine is None or g.player(who[0]).revealed_plot is None:
         return False
     return (g.defn(g.player(who[0]).revealed_plot).income or 0) < (g.defn(mine).income or 0)
+
+
+# --- core-d additions ---
+
+@condition("plots_chosen", TrueOnly(), "the plot phase is between the choice of the plots and their reveal (a "
+           "window some cards open: `allows: [actions_before_reveal]`)")
+def _plots_chosen(g, want, ctx):
+    return g.state.phase == "plot" and g.state.counters.get("plots_chosen") == g.state.phase_serial
