@@ -1007,8 +1007,9 @@ def _move_gold(g, e, arg, ctx):
 @effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
         "this type this phase (GEN-01: beyond CHL-01's one of each type)")
 def _extra_challenge(g, e, arg, ctx):
-    g.state.effects.append(Effect(ctx.source, "extra_challenge", {"player": ctx.player, "type": arg}, "phase",
-                                  ctx.source))
+    holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                  {"player": ctx.player, "type": arg}, "phase", ctx.source))
     g.log(f"{ctx.player} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
     return True
 
