@@ -1019,6 +1019,9 @@ def _name_card(g: Game, e: dict, arg: Any, ctx: Ctx):
     if not titles:
         return False
     d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a {arg} card", titles, 1, 1, f"a {arg} title")
+    by_title = d.checker
+    d.checker = lambda a: by_title({"choose": [g.name(c) if isinstance(c, int) and c in g.state.cards else c
+                                               for c in a.get("choose") or []]} if isinstance(a.get("choose"), list) else a)
     answer = yield from g.ask(d)
     title = answer["choose"][0]
     g.state.effects.append(Effect(ctx.source, "named", title, "phase", ctx.source))
