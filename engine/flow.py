@@ -267,7 +267,9 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     ev.data["targets"] = ctx.targets  # read by observers (the tutorials' "pending" panel)
 
     def initiate(g: Game, ev: Event) -> Flow:
+        tolls = triggers.trigger_tolls(g, player, cid)  # core-d: gold given to declare or play (GEN-01)
         triggers.pay_costs(g, player, cid, ab, answer)
+        yield from pay_tolls(g, player, tolls)
         yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
         if not ab.is_save_or_cancel:
             ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
@@ -350,6 +352,7 @@ def terminal_check(g: Game) -> Flow:
                 g.state.window.gates.append({"event": "killed", "card": cid, "player": g.card(cid).controller})
                 g.state.window.gates.append({"event": "left_play", "card": cid,
                                              "player": g.card(cid).controller})
+                dead_pile_gate(g, cid)
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:
@@ -622,6 +625,7 @@ def end_phase(g: Game, phase: str) -> Flow:
 
     yield from framework_window(g, f"{phase} phase ends", [Event(f"{phase} phase ends", execute=expire)],
                                 end_of_phase=True)
+    g.expire("phase_end")  # core-d: delayed effects that act as the phase ends
 
 
 def plot_phase(g: Game) -> Flow:
@@ -681,6 +685,14 @@ def plot_phase(g: Game) -> Flow:
         st.first_player = answer["first_player"]
         g.log(f"{winner} chooses {st.first_player} as first player")
 
+    if triggers.allowed(g, "actions_before_reveal"):  # core-d: Dragonstone Port
+        yield from framework_window(g, "plots are chosen", [Event("choose plots", initiate=choose_plots)])
+        st.counters["plots_chosen"] = st.phase_serial
+        try:
+            yield from player_actions(g)
+        finally:
+            st.counters.pop("plots_chosen", None)
+        choose_plots = None
     yield from framework_window(g, "plots revealed", [
         Event("choose and reveal plots", initiate=choose_plots, execute=reveal),
         Event("initiative is counted", execute=count_initiative),
@@ -755,7 +767,7 @@ def challenges_phase(g: Game) -> Flow:
         st.active_player = name
         while True:
             yield from player_actions(g)
-            if len(g.player(name).challenges_made) >= len(CHALLENGE_TYPES):
+            if len(g.player(name).challenges_made) >= len(CHALLENGE_TYPES) + legality.extra_challenges(g, name):
                 break
             decision = legality.challenge_decision(g, name)
             answer = yield from g.ask(decision)
@@ -863,7 +875,8 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     st.challenge = ch
     st.challenge_serial += 1
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
-    triggers.pay_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
+    triggers.pay_challenge_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
+    yield from pay_tolls(g, name, legality.declare_tolls(g, name, answer))  # core-d: GEN-01
 
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
@@ -905,6 +918,8 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             answer = yield from g.ask(decision)
             joined = list(ch.defenders)  # core-c: characters that joined before (join_challenge) stay
             ch.defenders = list(answer.get("defend", []))
+            yield from pay_tolls(g, ch.defender, [t for c in ch.defenders
+                                                  for t in triggers.tolls(g, "defend", card=c)])  # core-d
             for c in ch.defenders:
                 if triggers.does_not_kneel(g, c, "defend"):
                     g.log(f"{g.name(c)} defends without kneeling")
@@ -992,6 +1007,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
                     g.log(f"{ch.defender}'s {g.name(c)} is killed for military claim")
                     g.state.window.gates.append({"event": "killed", "card": c, "player": ch.defender})
                     g.state.window.gates.append({"event": "left_play", "card": c, "player": ch.defender})
+                    dead_pile_gate(g, c)
         elif ch.type == "intrigue" and claim > 0:  # CHL-16: at random
             picks = g.state.rng.sample(d.hand, min(claim, len(d.hand)))
             for c in picks:
@@ -1049,6 +1065,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
                 g.log(f"{g.name(c)} is killed by deadly")
                 g.state.window.gates.append({"event": "killed", "card": c, "player": ch.defender})
                 g.state.window.gates.append({"event": "left_play", "card": c, "player": ch.defender})
+                dead_pile_gate(g, c)
         return
         yield
 
@@ -1067,3 +1084,28 @@ PHASES = {
     "challenges": challenges_phase, "dominance": dominance_phase, "standing": standing_phase,
     "taxation": taxation_phase,
 }
+
+
+# --- core-d additions ---
+
+def pay_tolls(g: Game, payer: str, found: list) -> Flow:
+    """Gold a player gives another to declare, trigger or play something (GEN-01: Motley, Uneasy Truce,
+    Calm Over Westeros). A toll to "an opponent" is given to the opponent the payer chooses."""
+    found = [t for t in found if t[1] == payer]
+    if not found:
+        return
+    chosen = None
+    others = [n for n in g.opponents(payer) if not g.player(n).eliminated]
+    if any(t[2] is None for t in found) and len(others) > 1:
+        decision = Decision("choose", payer, "choose the opponent you give the gold to", choices=others,
+                            min_count=1, max_count=1,
+                            checker=legality.selection_checker(g, others, 1, 1, "an opponent"))
+        answer = yield from g.ask(decision)
+        chosen = answer["choose"][0]
+    triggers.pay_tolls(g, found, chosen)
+
+
+def dead_pile_gate(g: Game, cid: int) -> None:
+    """MOR-02: a card killed into its owner's dead pile counts as placed there for responses (core-d)."""
+    if g.state.window is not None and g.card(cid).moribund == "dead":
+        g.state.window.gates.append({"event": "placed_in_dead_pile", "card": cid, "player": g.card(cid).owner})

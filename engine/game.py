@@ -291,6 +291,8 @@ class Game:
         """House power plus power on characters the player controls in play (C-19)."""
         p = self.player(name)
         total = self.card(p.house_card).power if p.house_card is not None else 0
+        if triggers.prohibited(self, name, "character_power") is not None:
+            return total  # core-d: Melisandre, power on the characters does not count
         return total + sum(self.card(c).power for c in self.characters(name))
 
     def house_power(self, name: str) -> int:
@@ -489,6 +491,9 @@ class Game:
             self.log(f"{self.name(guard)} stands instead of {self.name(cid)} being killed")
             return False
         destination = self.from_play_destination(cid, destination)
+        if destination == "discard" and self.cannot(cid, "be_discarded"):
+            self.log(f"{self.name(cid)} cannot be discarded")  # core-d: GEN-04
+            return False
         if self.state.windows:
             c.moribund = destination
             for aid in c.attachments:
@@ -634,3 +639,9 @@ class Game:
     def uncounted(self, card_id: int) -> bool:
         """The card's STR does not count in the challenge (``not_counted``)."""
         return any(e.target == card_id and e.stat == "uncounted" for e in self.state.effects)
+
+
+    # --- core-d additions ---
+    def abilities(self, card_id: int) -> list:
+        """The card's abilities now (printed, blanked, gained): for effects that read another card's."""
+        return triggers.abilities(self, card_id)

@@ -313,7 +313,7 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     p = g.player(name)
     if ctype not in CHALLENGE_TYPES:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power"
-    if ctype in p.challenges_made:
+    if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
         return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
     stop = triggers.prohibited(g, name, "challenges")
     if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
@@ -345,12 +345,16 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
+    found = declare_tolls(g, name, {"challenge": ctype, "against": against, "attackers": attackers})
+    if triggers.toll_total(found) > p.gold:  # core-d
+        return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
+                f"({g.name(found[0][0])}) and has {p.gold} (GEN-01)")
     return None
 
 
 def challenge_decision(g: Game, name: str) -> Decision:
     p = g.player(name)
-    types = [t for t in CHALLENGE_TYPES if t not in p.challenges_made]
+    types = [t for t in CHALLENGE_TYPES if p.challenges_made.count(t) <= extra_challenges(g, name, t)]
     eligible = sorted({c for t in types for c in g.characters(name, standing=True) if can_attack(g, name, c, t)})
 
     def check(answer: dict) -> dict:
@@ -431,7 +435,30 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
             stop = triggers.prohibited(g, ch.defender, "declare_defenders")
             if stop is not None:
                 raise Refused(f"{ch.defender} cannot declare defenders ({g.name(stop[0])}, GEN-01)")
+        found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
+        if triggers.toll_total(found) > g.player(ch.defender).gold:  # core-d
+            raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
+                          f"({g.name(found[0][0])}) and has {g.player(ch.defender).gold} (GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",
                     choices=eligible, min_count=0, max_count=len(eligible), can_pass=True, checker=check)
+
+
+# --- core-d additions ---
+
+def extra_challenges(g: Game, name: str, ctype: str | None = None) -> int:
+    """Additional challenges the player may initiate this phase (of the type, or of any type): GEN-01."""
+    return sum(1 for e in g.state.effects if e.stat == "extra_challenge" and e.value["player"] == name
+               and (ctype is None or e.value["type"] == ctype))
+
+
+def declare_tolls(g: Game, name: str, answer: dict) -> list:
+    """The gold the attacker must give to initiate this challenge (Uneasy Truce) and to declare these
+    attackers (Motley): GEN-01."""
+    found = triggers.tolls(g, "challenge", player=name, ctype=answer.get("challenge"),
+                           defender=answer.get("against"))
+    for cid in answer.get("attackers") or []:
+        if cid in g.state.cards:
+            found += triggers.tolls(g, "attack", card=cid)
+    return [t for t in found if t[1] == name]

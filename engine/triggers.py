@@ -13,6 +13,7 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         attachment_restriction_problem, cannot_be, constant_modifiers,
                                         count_for_each, does_not_kneel, host_types, lower_cost, prohibited,
                                         terminal_conditions, terminal_holds, terminal_victims)
+from engine.abilities.constants import allowed, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit_key, pay_costs, reducers_for,
                                     reduction, restriction_problem, split_pay, use_reducer)
@@ -48,6 +49,7 @@ __all__ = [
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
+    "allowed", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
 ]
 
 
@@ -57,6 +59,6 @@ def _amount(e: dict, default: int = 1) -> int:
 
 # --- core-c additions ---
 from engine.abilities.constants import weapon_only_problem  # noqa: E402
-from engine.abilities.effects import pay_tolls, replaced_kill  # noqa: E402
+from engine.abilities.effects import pay_challenge_tolls, replaced_kill  # noqa: E402
 
-__all__ += ["pay_tolls", "replaced_kill", "weapon_only_problem"]
+__all__ += ["pay_challenge_tolls", "replaced_kill", "weapon_only_problem"]

@@ -137,3 +137,11 @@ def _challenge_of(g, want, ctx):
     ch = g.state.challenge
     return not (ch is None or ch.ended or ch.resolved or ch.type not in want) and \
         ctx.player in (ch.attacker, ch.defender)
+
+
+# --- core-d additions ---
+
+@condition("plots_chosen", TrueOnly(), "the plot phase is between the choice of the plots and their reveal (a "
+           "window some cards open: `allows: [actions_before_reveal]`)")
+def _plots_chosen(g, want, ctx):
+    return g.state.phase == "plot" and g.state.counters.get("plots_chosen") == g.state.phase_serial

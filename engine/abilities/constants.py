@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches
-from engine.abilities.model import Ctx
+from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 
@@ -278,4 +278,114 @@ def weapon_only_problem(g: Game, attachment: int, host: int) -> str | None:
     trait (duplicates are not attachments)."""
     if g.has_keyword(host, "no attachments except weapon") and "Weapon" not in g.traits(attachment):
         return f"{g.name(host)} takes only Weapon attachments (KW-08)"
+
+
+# --- core-d additions ---
+
+def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
+    """Face-up cards in play (House cards, agendas and revealed plots too) with a constant that has ``attr``,
+    whose condition holds: (card, ability)."""
+    cache = g.__dict__.setdefault("_core_d_keys", {})
+    keys = cache.get(attr)
+    if keys is None:
+        keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get(attr) for a in d.abilities)}
+        cache[attr] = keys
+    if not keys:
+        return []
+    out = []
+    for cid, c in g.state.cards.items():
+        if c.key not in keys or c.zone not in ("in_play", "attached", "house", "agenda", "revealed_plot") \
+                or c.facedown:
+            continue
+        for ab in abilities(g, cid):
+            if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+                out.append((cid, ab))
+    return out
+
+
+def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = None, ctype: str | None = None,
+          defender: str | None = None) -> list[tuple[int, str, str | None, int]]:
+    """The gold tolls (GEN-01) for ``on``: (source, payer, payee, gold); payee None: an opponent of the payer's
+    choice. ``attack``/``defend``/``trigger`` name the card; ``challenge`` the type and the defender; ``event`` the
+    player."""
+    out = []
+    for src, ab in _keyed_sources(g, "toll"):
+        t = ab.toll
+        if on not in t["for"]:
+            continue
+        if on in ("attack", "defend", "trigger"):
+            if card is None or g.card(src).attached_to != card:
+                continue
+            payer, payee = g.card(card).controller, g.card(src).controller
+        elif on == "challenge":
+            if t.get("type") not in (None, ctype):
+                continue
+            payer, payee = player, defender
+        else:
+            payer, payee = player, None
+        if payer is not None and payer != payee:
+            out.append((src, payer, payee, int(t["gold"])))
+    return out
+
+
+def toll_total(found: list) -> int:
+    return sum(n for _, _, _, n in found)
+
+
+def pay_tolls(g: Game, found: list, chosen: str | None = None) -> None:
+    """Each payer gives the payee the gold from his pool (an opponent: ``chosen``, else the next one)."""
+    for src, payer, payee, n in found:
+        to = payee or chosen or next(iter(g.opponents(payer)), None)
+        if to is None:
+            continue
+        given = min(n, g.player(payer).gold)
+        g.player(payer).gold -= given
+        g.player(to).gold += given
+        g.log(f"{payer} gives {to} {given} gold ({g.name(src)})")
+
+
+def untargetable(g: Game, cid: int, source: int, player: str) -> bool:
+    """The card's own constant stops ``player`` choosing it as a target of ``source``'s class."""
+    c = g.card(cid)
+    if c.facedown:
+        return False
+    kind = g.card_type(source)
+    for ab in abilities(g, cid):
+        u = ab.untargetable
+        if ab.kind != "constant" or not u:
+            continue
+        if u["by"] == "opponent" and player == c.controller:
+            continue
+        if u.get("source") and kind not in u["source"]:
+            continue
+        if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+            return True
+    return False
+
+
+def allowed(g: Game, what: str) -> bool:
+    """A card in play opens this rule for every player (``allows``)."""
+    return any(what in ab.allows for _, ab in _keyed_sources(g, "allows"))
+
+
+from engine.abilities.costs import gold_cost  # noqa: E402  (core-d: costs never imports this module)
+
+
+def trigger_tolls(g: Game, player: str, cid: int) -> list:
+    """The tolls on triggering ``cid``'s ability (its host pays, Motley) or playing it as an event."""
+    found = [t for t in tolls(g, "trigger", card=cid) if t[1] == player]
+    if g.card_type(cid) == "event" and g.card(cid).zone == "hand":
+        found += tolls(g, "event", player=player)
+    return found
+
+
+def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str | None:
+    """The gold of the ability's cost and of the tolls must be in the player's pool (GEN-01)."""
+    found = trigger_tolls(g, player, cid)
+    if not found:
+        return None
+    need = gold_cost(g, player, cid, ab, x) + toll_total(found)
+    if need > g.player(player).gold:
+        return (f"gold: {g.name(cid)} needs {need} gold with what {g.name(found[0][0])} makes {player} give; "
+                f"{player} has {g.player(player).gold} (GEN-01)")
     return None

@@ -140,6 +140,8 @@ def limit_key(g: Game, cid: int, ab: Ability, player: str | None = None) -> str 
     period = {"challenge": g.state.challenge_serial, "phase": g.state.phase_serial, "round": g.state.round,
               "game": 0}[per]
     who = player or g.card(cid).controller
+    if len(ab.limit) > 2:  # core-d: a limit shared by every ability with that name (Limited Response)
+        return f"{who}:shared:{ab.limit[2]}:{per}:{period}"
     return f"{who}:{g.name(cid)}:{ab.index}:{per}:{period}"
 
 

@@ -61,6 +61,8 @@ def _remove(g: Game, e: dict, name: str, arg: Any, ctx: Ctx) -> bool:
                 else:
                     g.state.window.gates.append({"event": "returned", "card": cid, "player": player})
                 g.state.window.gates.append({"event": "left_play", "card": cid, "player": player})
+                if g.card(cid).moribund == "dead":  # core-d: MOR-02, placed in the dead pile
+                    _gate(g, "dead", cid, g.card(cid).owner)
     return done
 
 
@@ -1154,7 +1156,7 @@ def _toll(g, e, arg, ctx):
     return bool(payers)
 
 
-def pay_tolls(g: Game, player: str, challenge_type: str) -> None:
+def pay_challenge_tolls(g: Game, player: str, challenge_type: str) -> None:
     """A player initiating a challenge pays the tolls on its type (``toll``)."""
     for eff in list(g.state.effects):
         v = eff.value if eff.stat == "toll" else None
@@ -1191,3 +1193,187 @@ def _reveals(fn, generator: bool):
 
 for _name in ("search", "search_pick", "name_and_discard", "new_plot"):
     EFFECTS[_name].impl = _reveals(EFFECTS[_name].impl, bool(EFFECTS[_name].extra.get("asks")))
+
+
+# --- core-d additions ---
+
+def _gate(g: Game, name: str, card: int, player: str) -> None:
+    if g.state.window is not None:
+        g.state.window.gates.append({"event": "card_revealed", "card": card, "player": player}) if name == "revealed" \
+            else g.state.window.gates.append({"event": "placed_in_dead_pile", "card": card, "player": player})
+
+
+@effect("move_gold", Either(Int(minimum=1), Words("all"), form="N | all"), "N (or all) gold goes from the player's "
+        "pool (`from`, default opponent: the loser of the challenge, or the gate's other player) to yours",
+        keys={"from": Words("opponent", "each_opponent", "target")})
+def _move_gold(g, e, arg, ctx):
+    moved = 0
+    for who in select(g, e.get("from", "opponent"), ctx):
+        if not isinstance(who, str) or who == ctx.player:
+            continue
+        p = g.player(who)
+        n = p.gold if arg == "all" else min(int(arg), p.gold)
+        p.gold -= n
+        g.player(ctx.player).gold += n
+        moved += n
+        g.log(f"{n} gold moves from {who}'s pool to {ctx.player}'s ({g.name(ctx.source)})")
+    return moved > 0
+
+
+@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
+        "this type this phase (GEN-01: beyond CHL-01's one of each type)")
+def _extra_challenge(g, e, arg, ctx):
+    holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                  {"player": ctx.player, "type": arg}, "phase", ctx.source))
+    g.log(f"{ctx.player} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+    return True
+
+
+def _name_card(g: Game, e: dict, arg: Any, ctx: Ctx):
+    titles = sorted({d.name for d in g.pool.values() if d.type == arg})
+    if not titles:
+        return False
+    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a {arg} card", titles, 1, 1, f"a {arg} title")
+    by_title = d.checker
+    d.checker = lambda a: by_title({"choose": [g.name(c) if isinstance(c, int) and c in g.state.cards else c
+                                               for c in a.get("choose") or []]} if isinstance(a.get("choose"), list) else a)
+    answer = yield from g.ask(d)
+    title = answer["choose"][0]
+    g.state.effects.append(Effect(ctx.source, "named", title, "phase", ctx.source))
+    g.log(f"{ctx.player} names {title} ({g.name(ctx.source)})")
+    return True
+
+
+effect("name_card", Words("plot", "character", "location", "attachment", "event"), "you name a card title of this "
+       "type; until the end of the phase this card's `named: true` filter matches cards with that title",
+       asks=True)(_name_card)
+
+
+def _when_revealed(g: Game, plot: int) -> list:
+    from_card = [ab for ab in g.abilities(plot) if ab.kind == "passive" and (ab.when or {}).get("event") ==
+                 "plot_revealed" and (ab.when or {}).get("card") == "self"]
+    return [ab for ab in from_card if not any(isinstance(x, dict) and "copy_when_revealed" in x for x in ab.effect)]
+
+
+def _copy_targets(g: Game, ab, ctx: Ctx) -> list:
+    if "player" in ab.choose:
+        names = g.opponents(ctx.player) if ab.choose["player"] == "opponent" else g.state.clockwise_from(ctx.player)
+        return [n for n in names if not g.player(n).eliminated]
+    removes_ = any(removes(x) for x in ab.effect)
+    return [t for t in candidates(g, ab.choose, ctx) if not immune_to(g, t, ctx.source, ab.kind)
+            and not (removes_ and g.card(t).moribund is not None)]
+
+
+def _copy_when_revealed(g: Game, e: dict, arg: Any, ctx: Ctx):
+    plots = [g.player(n).revealed_plot for n in select(g, arg, ctx) if isinstance(n, str) and n != ctx.player
+             and g.player(n).revealed_plot is not None]
+    offered = [(p, ab) for p in plots for ab in _when_revealed(g, p)]
+    if not offered:
+        g.log(f"{g.name(ctx.source)}: no opponent's revealed plot has a \"when revealed\" ability to copy")
+        return False
+    pick = offered[0]
+    if len({p for p, _ in offered}) > 1:
+        choices = list(dict.fromkeys(p for p, _ in offered))
+        answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(ctx.source)}: choose the plot whose \"when "
+                                          f"revealed\" ability you copy", choices, 1, 1, "an opponent's plot"))
+        pick = next(x for x in offered if x[0] == answer["choose"][0])
+    plot, ab = pick
+    g.log(f"{ctx.player} copies the \"when revealed\" ability of {g.name(plot)} ({g.name(ctx.source)})")
+    sub = Ctx(ctx.source, ctx.player, ab, gate=ctx.gate, event=ctx.event)
+    if not condition_holds(g, ab.condition, sub):
+        return False
+    if ab.choose is not None:
+        legal = _copy_targets(g, ab, sub)
+        if not legal:
+            return False
+        count = min(ab.choose.get("count", 1), len(legal))
+        answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(plot)} (copied): choose {count} target"
+                                          f"{'s' if count > 1 else ''}", legal, count, count, "a legal target"))
+        sub.targets = list(answer["choose"])
+    yield from prepare_flow(g, ab.effect, sub)
+    ok = yield from execute_flow(g, ab.effect, sub)
+    if ok and ab.then:
+        ok = yield from execute_flow(g, ab.then, sub)
+    return ok
+
+
+effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \"when revealed\" ability of a revealed "
+       "plot of that player (of your choice among them): it resolves as this card's, with your choices and targets",
+       asks=True)(_copy_when_revealed)
+
+# search_pick: `to: duplicate` attaches the found card to this card as a duplicate (Rhaegal); both searches
+# open `card_revealed` for the card they reveal.
+REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
+REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+
+
+def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):
+    if e.get("to") != "duplicate":
+        before = {who: set(g.player(who).hand) for who in select(g, e.get("player", "you"), ctx)}
+        ok = yield from _search_pick(g, e, arg, ctx)
+        for who, had in before.items():
+            for cid in g.player(who).hand:
+                if cid not in had:
+                    _gate(g, "revealed", cid, who)
+        return ok
+    f = dict(arg) if isinstance(arg, dict) else {}
+    found = [c for c in g.player(ctx.player).deck if matches(g, c, f, ctx) and g.name(c) == g.name(ctx.source)]
+    pick = None
+    if found and g.card(ctx.source).zone == "in_play":
+        d = _choice(g, ctx.player, f"{g.name(ctx.source)}: choose the duplicate your search finds", found, 1, 1,
+                    "a copy of this card in your deck")
+        answer = yield from g.ask(d)
+        pick = answer["choose"][0]
+        g.attach(pick, ctx.source, ctx.player, duplicate=True)
+        g.log(f"{ctx.player} searches the deck and attaches {g.name(pick)} to {g.name(ctx.source)} as a duplicate")
+    else:
+        g.log(f"{ctx.player} searches the deck and finds no duplicate ({g.name(ctx.source)})")
+    g.shuffle_deck(ctx.player)  # ZON-16
+    return pick is not None
+
+
+REGISTRY["effect"]["search_pick"].impl = _search_pick_core_d
+_search_impl = REGISTRY["effect"]["search"].impl
+
+
+def _search_core_d(g, e, arg, ctx):
+    had = set(g.player(ctx.player).hand)
+    ok = _search_impl(g, e, arg, ctx)
+    for cid in g.player(ctx.player).hand:
+        if cid not in had:
+            _gate(g, "revealed", cid, ctx.player)
+    return ok
+
+
+REGISTRY["effect"]["search"].impl = _search_core_d
+REGISTRY["effect"]["enable"].keys["until"] = Words("challenge", "phase", "round", "phase_end")
+REGISTRY["effect"]["enable"].doc += "; `until: phase_end`: also through the window that ends this phase (\"at the " \
+    "end of the phase\")"
+_set_destination_impl = REGISTRY["effect"]["set_destination"].impl
+
+
+def _set_destination_core_d(g, e, arg, ctx):
+    before = {cid: g.card(cid).moribund for cid in select(g, arg, ctx)}
+    ok = _set_destination_impl(g, e, arg, ctx)
+    for cid, was in before.items():
+        if was not in (None, "dead") and g.card(cid).moribund == "dead":
+            _gate(g, "dead", cid, g.card(cid).owner)
+    return ok
+
+
+REGISTRY["effect"]["set_destination"].impl = _set_destination_core_d
+_modify_impl = REGISTRY["effect"]["modify"].impl
+
+
+def _modify_core_d(g, e, arg, ctx):
+    """Records the cards whose STR a lasting effect raised or lowered this phase (`strength_changed`)."""
+    before = len(g.state.effects)
+    ok = _modify_impl(g, e, arg, ctx)
+    for eff in g.state.effects[before:]:
+        if eff.stat == "strength" and eff.value:
+            g.state.counters[f"str_changed:{eff.target}"] = g.state.phase_serial
+    return ok
+
+
+REGISTRY["effect"]["modify"].impl = _modify_core_d

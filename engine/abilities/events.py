@@ -64,6 +64,13 @@ event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER}, "step 2 
 # --- core-b additions ---
 event("dominance_won", {"player": PLAYER}, "a player wins dominance (the winner)", opened_by=(FLOW,))
 
+# --- core-d additions ---
+event("placed_in_dead_pile", {"card": CARD, "player": PLAYER}, "a card is placed in a dead pile by any route: "
+      "killed, or sent there instead (MOR-02: as it becomes moribund) (card, the pile's owner)",
+      opened_by=(EFFECTS, FLOW))
+event("card_revealed", {"card": CARD, "player": PLAYER}, "a card found by a search is revealed (card, the player "
+      "who reveals it)", opened_by=(EFFECTS,))
+
 EVENTS = REGISTRY["event"]
 
 

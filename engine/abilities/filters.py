@@ -295,3 +295,45 @@ def _attached_to(g, cid, want, ctx):
 @filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool")
 def _cost_max_your_gold(g, cid, want, ctx):
     return (g.defn(cid).cost or 0) <= g.player(ctx.player).gold
+
+
+# --- core-d additions ---
+
+@filter_key("attacking_alone", TrueOnly(), "the only attacker of the current (or just resolved) challenge")
+def _attacking_alone(g, cid, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and list(ch.attackers) == [cid]
+
+
+def strength_changed(g: Game, cid: int) -> bool:
+    """A lasting effect changed the card's STR in this phase, or its current STR is not its printed STR."""
+    if g.state.counters.get(f"str_changed:{cid}") == g.state.phase_serial:
+        return True
+    if g.__dict__.get("_str_changed_busy"):
+        return False  # read while constants settle: the lasting effects only
+    g._str_changed_busy = True
+    try:
+        return g.card_type(cid) == "character" and g.strength(cid) != (g.defn(cid).strength or 0)
+    finally:
+        g._str_changed_busy = False
+
+
+@filter_key("strength_changed", Bool(), "its STR was raised or lowered during this phase (a lasting effect this "
+            "phase, or a current STR other than the printed one)")
+def _strength_changed(g, cid, want, ctx):
+    return strength_changed(g, cid) == bool(want)
+
+
+@filter_key("cost_max_trigger", TrueOnly(), "printed cost no higher than the printed cost of the card of the gate "
+            "that triggered the ability")
+def _cost_max_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards:
+        return False
+    mine, theirs = g.defn(cid).cost, g.defn(other).cost
+    return mine is not None and theirs is not None and mine <= theirs
+
+
+@filter_key("named", TrueOnly(), "has the title this card named this phase (`name_card`)")
+def _named(g, cid, want, ctx):
+    return any(e.stat == "named" and e.source == ctx.source and e.value == g.name(cid) for e in g.state.effects)

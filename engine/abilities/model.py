@@ -49,6 +49,14 @@ class Ability:
     cannot_be: tuple = ()
     """Declaration restrictions: "attacker", "defender", "stealth_target"."""
 
+    # --- core-d additions ---
+    toll: dict | None = None
+    """Gold a player gives another to declare, trigger or play something: {gold: N, for: [...], type, to}."""
+    untargetable: dict | None = None
+    """Who may not choose this card as a target: {by: opponent, source: [event, character, ...]}."""
+    allows: tuple = ()
+    """Rules the card opens for every player: "actions_before_reveal"."""
+
     @property
     def is_save_or_cancel(self) -> bool:
         """TIM-06: responses that save or cancel are played in step 2, not step 5."""

@@ -188,7 +188,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     limit = a.get("limit")
     if limit is not None:
         LIMIT.check(limit, where.at("limit", a, "limit"))
-        limit = (limit.get("times", 1), limit["per"])
+        limit = (limit.get("times", 1), limit["per"]) + ((limit["shared"],) if "shared" in limit else ())
     cost = a.get("cost") or {}
     if "cost" in a:
         _check_cost(a["cost"], where.at("cost", a, "cost"))
@@ -247,6 +247,10 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if key in a:
             schema.check(a[key], where.at(key, a, key))
             extra[key] = a[key] if key == "lower_cost" else tuple(a[key])
+    for key, schema in (("toll", TOLL), ("untargetable", UNTARGETABLE), ("allows", ALLOWS)):  # core-d
+        if key in a:
+            schema.check(a[key], where.at(key, a, key))
+            extra[key] = tuple(a[key]) if key == "allows" else dict(a[key])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -259,7 +263,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    prohibit=prohibit, control_host=control_host, terminal=terminal,
                    cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
-                   no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()))
+                   no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
+                   toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -306,3 +311,31 @@ effects.EffectLists.check_effect = staticmethod(_check_effect)
 CANNOT = CANNOT + ("be_discarded",)
 """be_discarded: the targets cannot be discarded from play (nor chosen for an effect that discards)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+
+
+# --- core-d additions ---
+
+PROHIBITIONS = PROHIBITIONS + ("character_power",)
+"""character_power: power on the player's characters does not count towards his total power (Melisandre)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+LIMIT.keys["shared"] = Text("NAME")
+"""``limit: {times, per, shared: NAME}``: every ability of the player with the same shared name counts
+against one limit ("Limit 1 Limited Response per round": ``shared: limited_response``)."""
+TOLL_ON = ("attack", "defend", "trigger", "challenge", "event")
+TOLL = Mapping({"gold": Int(minimum=1), "for": ListOf(Words(*TOLL_ON)),
+                "type": Words("military", "intrigue", "power"), "to": Words("you", "defender", "opponent")},
+               required=("gold", "for"), what="toll")
+"""A constant gold toll (GEN-01), ``for`` (not ``on``, which YAML reads as true): ``attack``/``defend``/``trigger``: the host's controller gives this card's
+controller N gold to declare the host as an attacker / defender or to trigger one of its abilities (Motley);
+``challenge``: the attacker gives the defender N gold to initiate a challenge (of ``type``); ``event``: a player
+gives an opponent of his choice N gold to play an event."""
+UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
+                        "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
+                       required=("by",), what="untargetable")
+ALLOWS = ListOf(Words("actions_before_reveal"))
+ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
+                        "gold given to another player to declare, trigger, initiate or play (GEN-01)")
+ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent | any, source: [event, character, "
+                                "...]}: those players may not choose this card as a target of those sources")
+ABILITY_KEYS["allows"] = "a constant rule for every player: [actions_before_reveal] (an action window between choosing and revealing plots)"
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")

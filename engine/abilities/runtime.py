@@ -16,6 +16,7 @@ from engine.abilities.costs import (influence_problem, kneel_cost_problem, payme
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
+from engine.abilities.constants import toll_problem, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
@@ -75,6 +76,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
     for t in candidates(g, ab.choose, ctx):
         if immune_to(g, t, cid, ab.kind):
             continue  # IMM-03
+        if untargetable(g, t, cid, ctx.player):
+            continue  # core-d: the card's own targeting restriction (Quaithe of the Shadow)
         if removes and g.card(t).moribund is not None:
             continue  # MOR-03
         if kills and g.cannot(t, "be_killed"):
@@ -122,7 +125,8 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
                 gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
             for i, gt in gates:
                 ctx.gate = gt
-                if restriction_problem(g, player, cid, ab, ctx) is None:
+                if restriction_problem(g, player, cid, ab, ctx) is None and \
+                        toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
                     if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
                         continue
                     out.append(Opportunity(cid, ab, gt, i))
@@ -253,7 +257,8 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
                 and (gate_card is None or (o.gate or {}).get("card") == gate_card))):
             return o
     ctx = Ctx(cid, player, ab, event=event)
-    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False)
+    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
+        or toll_problem(g, player, cid, ab, int(answer.get("x") or 0))  # core-d
     if problem is None and ab.cost.get("influence"):
         problem = influence_problem(g, player, ab.cost["influence"], list(answer.get("pay") or []))
     if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
@@ -287,6 +292,7 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
     kneel_pay, influence_pay = split_pay(o.ability, pay)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
+                    toll_problem(g, player, o.card, o.ability, x),  # core-d
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
                     influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay),
                     target_problem(g, player, o.card, o.ability, targets, ctx)):
