@@ -252,6 +252,7 @@ class TableWindow(QMainWindow):
         self.scene.sync()
         self.prompt.refresh()
         self.log.sync(self.controller.game.state.log)
+        self._preview_follows()
         self._preview_latest()
         if self.controller.hands_hidden and self.controller.waiting_for and not self.privacy.isVisible():
             self.hand_over(self.controller.waiting_for)
@@ -327,6 +328,19 @@ class TableWindow(QMainWindow):
 
     def face_of(self, cid: int) -> CardFace:
         return self.scene.face(cid)
+
+    def _preview_follows(self) -> None:
+        """The preview follows the state: the card it shows is drawn again with its current place and
+        values (returned to hand, given an icon...), or cleared once the seat may no longer see it."""
+        cid = self.preview.card_id
+        if cid is None:
+            return
+        if cid not in self.controller.game.state.cards or not self.controller.may_see(cid):
+            self.preview.clear()
+            return
+        hovered = self._hovered
+        self.preview_card(cid)
+        self._hovered = hovered
 
     def preview_card(self, cid) -> None:
         if cid is None or not self.controller.may_see(cid):

@@ -136,3 +136,16 @@ def test_the_table_at_1280x720_gives_the_cards_room(table, qtbot):
     assert 240 <= side <= 300
     lod = window.view.transform().m11()
     assert lod * 110 >= 50  # cards at least 50 px wide, drawn compact with whole titles
+
+
+def test_the_preview_follows_the_state(table, qtbot):
+    """A previewed card shows its current place and values after the state changes."""
+    window, ui = table(seed=3, mode="advise", privacy=False)
+    ui.advance(lambda d: d.kind == "action" and ui.game.state.phase == "marshalling")
+    game = ui.game
+    me = ui.ctl.viewer
+    card = game.player(me).hand[0]
+    window.preview_card(card)
+    assert "hand of" in window.preview.details.text()
+    assert ui.ctl.free_move({"move": card, "to": "discard"})
+    assert window.preview.card_id == card and "discard of" in window.preview.details.text()
