@@ -18,8 +18,9 @@ from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
 from engine.state import CHALLENGE_TYPES
+from engine.visibility import PUBLIC_ZONES, TABLE_ZONES
 
-SETUP_GOLD = 8
+SETUP_GOLD = legality.SETUP_GOLD
 WIN = 15
 
 
@@ -76,6 +77,16 @@ class HeuristicPlayer:
 
     def say(self, text: str) -> None:
         self.last_reason = text
+
+    @staticmethod
+    def public_name(g: Game, c) -> str:
+        """A card's name when every seat may see it (the reasons are shown to everyone), else "a card"."""
+        if not isinstance(c, int) or c not in g.state.cards:
+            return str(c)
+        card = g.card(c)
+        if hidden(g, c) or card.facedown or card.zone not in PUBLIC_ZONES + TABLE_ZONES:
+            return "a card"
+        return g.name(c)
 
     # -- helpers ----------------------------------------------------------------------------------
     def opponents(self, g: Game, me: str) -> list[str]:
@@ -177,7 +188,7 @@ class HeuristicPlayer:
     def on_plot(self, g: Game, d: Decision) -> list[dict]:
         scored = sorted(d.options, key=lambda o: -self.plot_score(g, d.player, o["plot"]))
         best = scored[0]["plot"]
-        self.say(f"{d.player} reveals {g.name(best)}: {g.defn(best).income} gold, claim {g.defn(best).claim}")
+        self.say(f"{d.player} chooses its plot for its gold, claim and initiative")  # the plot stays secret
         return scored
 
     def on_first_player(self, g: Game, d: Decision) -> list[dict]:
@@ -408,7 +419,7 @@ class HeuristicPlayer:
             n = hi if pol > 0 else max(lo, min(hi, sum(1 for c in choices if mine(c))))
         n = max(lo, min(hi, n))
         picks = order[:n]
-        self.say(f"{me} chooses {', '.join(g.name(c) if isinstance(c, int) else str(c) for c in picks) or 'nothing'}"
+        self.say(f"{me} chooses {', '.join(self.public_name(g, c) for c in picks) or 'nothing'}"
                  + (" (the least it loses)" if pol < 0 and all(mine(c) for c in picks) and picks else ""))
         return [{"choose": picks}, {"choose": order[:lo]}]
 
