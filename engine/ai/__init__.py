@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from engine.ai.heuristic import HeuristicPlayer
+from engine.ai.strong import StrongPlayer
+from engine.players import RandomPlayer
+
 LEVELS = ("random", "heuristic", "strong")
 ALIASES = {"normal": "heuristic", "easy": "random", "hard": "strong"}
 
@@ -31,10 +35,7 @@ def make_player(level: str | None = "heuristic", seed: int = 0, *, budget: float
                 explain: Callable[[str, str], None] | None = None):
     key = level_name(level)
     if key == "random":
-        from engine.players import RandomPlayer
         return RandomPlayer(seed, pass_bias=0.2)
     if key == "heuristic":
-        from engine.ai.heuristic import HeuristicPlayer
         return HeuristicPlayer(seed, explain=explain)
-    from engine.ai.strong import StrongPlayer
     return StrongPlayer(seed, budget=budget, explain=explain)

@@ -23,7 +23,8 @@ import statistics
 import sys
 from dataclasses import dataclass, field
 
-from engine.builder import DeckSpec, new_game
+from engine.ai import make_player
+from engine.builder import DeckSpec, new_game, practice_decks
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game, Options
 
@@ -95,8 +96,6 @@ class RoundSummary:
 
 def play_goldfish(deck, *, seed: int = 0, level: str = "heuristic", max_rounds: int = 30) -> tuple[Game, list[RoundSummary]]:
     """One automatic goldfish game: the game (ended or at ``max_rounds``) and its rounds."""
-    from engine.ai import make_player
-
     game = goldfish_game(deck, seed=seed)
     players = {PLAYER: make_player(level, seed), GOLDFISH: GoldfishPlayer()}
     rounds: list[RoundSummary] = []
@@ -139,8 +138,6 @@ def rounds_to_win(game: Game, rounds: list[RoundSummary]) -> int | None:
 
 
 def load_deck(spec: str):
-    from engine.builder import practice_decks
-
     if spec.startswith("practice:"):
         stark, lannister = practice_decks()
         return {"practice:stark": stark, "practice:lannister": lannister}[spec]

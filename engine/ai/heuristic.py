@@ -11,8 +11,8 @@ import random
 from itertools import combinations
 from typing import Callable
 
-from engine import legality
-from engine.ai import judge
+from engine import legality, triggers
+import engine.ai.judge as judge
 from engine.ai.view import hidden, view_game
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
@@ -204,7 +204,6 @@ class HeuristicPlayer:
 
     def attachment_polarity(self, g: Game, cid: int) -> int:
         """+1: an attachment that helps its host; -1: one meant for an opponent's card."""
-        from engine import triggers
         sign = 1
         for ab in triggers.abilities(g, cid):
             if ab.control_host:
@@ -373,7 +372,6 @@ class HeuristicPlayer:
     # -- choices -------------------------------------------------------------------------------------------
     def source_polarity(self, g: Game, d: Decision) -> int:
         """-1 when the prompt's source ability harms what it chooses, +1 when it helps, 0 unknown."""
-        from engine import triggers
         prompt = d.prompt
         low = prompt.lower()
         if low.startswith(("military claim", "deadly")):

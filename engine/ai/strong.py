@@ -22,7 +22,7 @@ import time
 from itertools import combinations, permutations, product
 
 from engine import legality
-from engine.ai import judge
+import engine.ai.judge as judge
 from engine.ai.heuristic import WIN, HeuristicPlayer
 from engine.ai.view import hidden
 from engine.decisions import Decision
