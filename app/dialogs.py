@@ -31,6 +31,8 @@ class GameSetup:
     names: list[str] = field(default_factory=lambda: ["Alice", "Bob"])
     decks: list[str] = field(default_factory=lambda: list(PRACTICE))
     computer: list[str] = field(default_factory=list)
+    levels: dict[str, str] = field(default_factory=dict)
+    """Each computer seat's level (``engine.ai.LEVELS``: random, heuristic, strong); heuristic when absent."""
     ruleset: str = "lcg"
     mode: str = "enforce"
     seed: int | None = None
@@ -137,6 +139,9 @@ def fixed_deck_names() -> list[str]:
         return []
 
 
+COMPUTER_LEVELS = {"random": "Random", "heuristic": "Normal", "strong": "Strong"}
+"""The computer levels a seat offers (``engine.ai``)."""
+
 class SeatRow(QWidget):
     """One seat in the dialog: name, deck (a practice deck or a file), computer or person."""
 
@@ -162,6 +167,15 @@ class SeatRow(QWidget):
         self.computer = QCheckBox("Computer")
         self.computer.setObjectName(f"computer-{index}")
         row.addWidget(self.computer)
+        self.level = QComboBox()
+        self.level.setObjectName(f"level-{index}")
+        self.level.setToolTip("How well the computer plays this seat")
+        for key, label in COMPUTER_LEVELS.items():
+            self.level.addItem(label, key)
+        self.level.setCurrentIndex(max(0, self.level.findData("heuristic")))
+        self.level.setEnabled(False)
+        row.addWidget(self.level)
+        self.computer.toggled.connect(self.level.setEnabled)
         self.prompting = QComboBox()
         self.prompting.setObjectName(f"prompting-{index}")
         self.prompting.setToolTip("When the table stops for this player in windows he may act in")
@@ -239,6 +253,7 @@ class NewGameDialog(QDialog):
                 i = row.deck.count() - 1
             row.deck.setCurrentIndex(i)
             row.computer.setChecked(name in setup.computer)
+            row.level.setCurrentIndex(max(0, row.level.findData(setup.levels.get(name, "heuristic"))))
             row.prompting.setCurrentIndex(max(0, row.prompting.findData(
                 setup.prompting.get(name, setup.prompting.get("*", "legal")))))
         self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
@@ -259,6 +274,7 @@ class NewGameDialog(QDialog):
         return GameSetup(
             names=[r.name.text().strip() for r in rows], decks=[r.deck.currentData() for r in rows],
             computer=[r.name.text().strip() for r in rows if r.computer.isChecked()],
+            levels={r.name.text().strip(): r.level.currentData() for r in rows if r.computer.isChecked()},
             ruleset=self.ruleset.currentData(), mode=self.mode.currentData(), era=self.era.currentData(),
             seed=int(seed_text) if seed_text.isdigit() else None, privacy=self.privacy.isChecked(),
             prompting={r.name.text().strip(): r.prompting.currentData() for r in rows

@@ -2,6 +2,7 @@
 
     maester                                   a new practice game, Alice and Bob at one screen
     maester --computer Bob                    play against the computer
+    maester --computer Bob:strong             ... at the strong level (random, normal, strong)
     maester --prompt bob:always               stop for Bob in every window (legal, always, never)
     maester --scenario tests/scenarios/timing/mor-catelyn-never-surrender-price-of-failure.yaml
     maester --offscreen --autoplay 40 --screenshot /tmp/table.png
@@ -23,8 +24,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--names", nargs="+", help="player names, in seat order")
     ap.add_argument("--deck", action="append", default=[],
                     help="a deck file for the next seat (repeat per seat); practice decks otherwise")
-    ap.add_argument("--computer", action="append", default=[], metavar="NAME",
-                    help="a seat the computer plays (repeatable)")
+    ap.add_argument("--computer", action="append", default=[], metavar="NAME[:LEVEL]",
+                    help="a seat the computer plays (repeatable); LEVEL is random, normal (the default) "
+                         "or strong, e.g. --computer Bob:strong")
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--tutorial", metavar="NAME", help="open a lesson (its name or number; python -m engine.tutorial "
                                                        "lists them) or any scenario file as a tutorial")
@@ -58,11 +60,30 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     if len(names) != args.players and args.names:
         args.players = len(names)
     decks = [args.deck[i] if i < len(args.deck) else PRACTICE[i % 2] for i in range(len(names))]
-    return GameSetup(names=names, decks=decks, computer=list(args.computer), ruleset=args.ruleset,
+    computer, levels = parse_computers(args.computer, names)
+    return GameSetup(names=names, decks=decks, computer=computer, levels=levels, ruleset=args.ruleset,
                      mode=args.mode, era=args.era,
                      seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
                      privacy=not args.no_privacy, scenario=args.scenario,
                      prompting=parse_prompting(args.prompt, names, strict=not args.scenario))
+
+
+def parse_computers(items: list[str], names: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``["Bob:strong", "carol"]`` -> (["Bob", "Carol"], {"Bob": "strong", "Carol": "heuristic"}): a name
+    matches a seat whatever its case; the level is ``engine.ai``'s (``normal`` is ``heuristic``)."""
+    from engine.ai import level_name
+
+    computer, levels = [], {}
+    for item in items:
+        name, _, level = item.partition(":")
+        seat = next((n for n in names if n.casefold() == name.strip().casefold()), name.strip())
+        try:
+            levels[seat] = level_name(level or None)
+        except ValueError as err:
+            raise SystemExit(f"maester: --computer {item}: {err}") from None
+        if seat not in computer:
+            computer.append(seat)
+    return computer, levels
 
 
 def parse_prompting(items: list[str], names: list[str], strict: bool = True) -> dict[str, str]:

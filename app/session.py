@@ -146,6 +146,8 @@ class TableInfo:
     computer: list[str] = field(default_factory=list)
     ruleset: str = "lcg"
     privacy: bool = True
+    levels: dict = field(default_factory=dict)
+    """Each computer seat's level (``engine.ai``); heuristic when absent."""
     prompt_all: bool = False
     modes: list[list] = field(default_factory=lambda: [[0, "enforce"]])
     """``[history length, mode]`` pairs: the mode the answers from that point on were given in."""
@@ -167,7 +169,7 @@ class TableInfo:
                 text = None
             name = Path(setup.scenario).name
         return cls(names=list(game.state.player_names), decks=list(setup.decks), computer=list(setup.computer),
-                   ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
+                   levels=dict(getattr(setup, "levels", None) or {}), ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
                    modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name)
 
     @property
@@ -193,14 +195,15 @@ class TableInfo:
         from app.dialogs import GameSetup
 
         return GameSetup(names=list(self.names), decks=list(self.decks) or ["practice:stark"] * len(self.names),
-                         computer=list(self.computer), ruleset=self.ruleset, mode=self.modes[0][1], seed=seed,
+                         computer=list(self.computer), levels=dict(self.levels), ruleset=self.ruleset,
+                         mode=self.modes[0][1], seed=seed,
                          privacy=self.privacy, scenario=None)
 
     def to_json(self) -> dict:
         return {"version": TABLE_VERSION, "names": self.names, "decks": self.decks, "computer": self.computer,
                 "ruleset": self.ruleset, "privacy": self.privacy, "prompt_all": self.prompt_all,
                 "modes": self.modes, "viewer": self.viewer, "scenario": self.scenario_text,
-                "scenario_name": self.scenario_name, "log_title": self.log_title}
+                "scenario_name": self.scenario_name, "log_title": self.log_title, "levels": self.levels}
 
 
 # ---------------------------------------------------------------------------
@@ -394,7 +397,8 @@ def _info_of(data: dict) -> TableInfo:
                      privacy=bool(table.get("privacy", True)), prompt_all=bool(table.get("prompt_all", prompt_all)),
                      modes=[list(m) for m in modes], viewer=table.get("viewer"),
                      scenario_text=text if isinstance(text, str) else None,
-                     scenario_name=table.get("scenario_name"), log_title=bool(table.get("log_title", True)))
+                     scenario_name=table.get("scenario_name"), log_title=bool(table.get("log_title", True)),
+                     levels={str(k): str(v) for k, v in (table.get("levels") or {}).items()})
 
 
 def _needed_keys(setup: dict) -> list[str]:

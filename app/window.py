@@ -25,8 +25,8 @@ from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
 from app.table import PILE_LABELS, TableScene, TableView
+from engine.ai import make_player
 from engine.explain import Trail, explain
-from engine.players import RandomPlayer
 
 HOTKEYS = (
     # (action, label, shortcuts): OCTGN-style keys; card actions apply to the card under the mouse.
@@ -117,8 +117,9 @@ class TableWindow(QMainWindow):
         self.session = saves.Session(info or saves.TableInfo.of(setup, game),
                                      self.autosave if controller is None else None, new_game=info is None)
         computer = self.session.info.computer
-        computers = {n: RandomPlayer(seed=i + 1, pass_bias=0.2) for i, n in enumerate(game.state.player_names)
-                     if n in computer}
+        levels = self.session.info.levels
+        computers = {n: make_player(levels.get(n, "heuristic"), seed=i + 1, explain=self._explain)
+                     for i, n in enumerate(game.state.player_names) if n in computer}
         self.controller = controller or TableController(game, computers=computers,
                                                         privacy=self.session.info.privacy,
                                                         computer_delay_ms=self.computer_delay_ms,
@@ -258,6 +259,15 @@ class TableWindow(QMainWindow):
             self.hand_over(self.controller.waiting_for)
         elif not self.controller.hands_hidden and self.privacy.isVisible():
             self.privacy.hide()
+
+    def _explain(self, name: str, text: str) -> None:
+        """A computer seat says why it answered as it did: one line in the log, in italics (not part of the
+        game's own log, so saves and replays are unchanged). Off with ``explain_computer = False``."""
+        log = getattr(self, "log", None)
+        if log is None or not getattr(self, "explain_computer", True):
+            return
+        import html as _html
+        log.append(f"<i style='color:#4a5a7a'>&#8594; {_html.escape(text, quote=False)}</i>")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         """The card preview and log take about a fifth of the width (240 to 380 px): a small
