@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine import triggers
-from engine.decisions import Decision, Refused
+from engine.decisions import Decision, Refused, selection_checker  # noqa: F401 (re-exported)
 from engine.state import CHALLENGE_TYPES, Challenge
 from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
 
@@ -189,25 +189,7 @@ def duplicate_save_problem(g: Game, name: str, cid: Any, victims: list[int]) -> 
 
 # -- selections -------------------------------------------------------------------
 
-def selection_checker(g: Game, eligible: list, lo: int, hi: int, what: str):
-    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them."""
-
-    def check(answer: dict) -> dict:
-        picks = answer.get("choose")
-        if not isinstance(picks, list):
-            raise Refused("choose takes a list")
-        if len(set(map(str, picks))) != len(picks):
-            raise Refused("choose each card only once (CHL-15)")
-        for pick in picks:
-            if pick not in eligible:
-                label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
-                raise Refused(f"{label} cannot be chosen: choose {what}")
-        if not lo <= len(picks) <= hi:
-            need = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise Refused(f"choose {need}, not {len(picks)}")
-        return {"choose": list(picks)}
-
-    return check
+# ``selection_checker`` lives in engine.decisions (the abilities package asks with it too).
 
 
 # -- setup (SET-02..06) ---------------------------------------------------------------

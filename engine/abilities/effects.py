@@ -654,7 +654,7 @@ def victims_of(g: Game, ab, ctx: Ctx) -> tuple[list[int], str]:
 from engine.abilities.conditions import condition_holds  # noqa: E402
 from engine.abilities.filters import candidates  # noqa: E402
 from engine.abilities.registry import FROM, Mapping  # noqa: E402
-from engine.decisions import Decision, Refused  # noqa: E402
+from engine.decisions import Decision, Refused, selection_checker  # noqa: E402
 
 EVERY_PLAYER = Words("you", "opponent", "each_opponent", "target", "each_player", "you_and_target",
                      "most_cards_in_hand")
@@ -671,22 +671,8 @@ def _amount(value, ctx: Ctx) -> int:
 
 def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, what: str) -> Decision:
     """A ``choose`` decision (its checker only reads: distinct, eligible, between lo and hi)."""
-    def check(answer: dict) -> dict:
-        picks = answer.get("choose")
-        if not isinstance(picks, list):
-            raise Refused("choose takes a list")
-        if len(set(map(str, picks))) != len(picks):
-            raise Refused("choose each one only once")
-        for pick in picks:
-            if pick not in choices:
-                label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
-                raise Refused(f"{label} cannot be chosen: choose {what}")
-        if not lo <= len(picks) <= hi:
-            need = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise Refused(f"choose {need}, not {len(picks)}")
-        return {"choose": list(picks)}
-
-    d = Decision("choose", player, prompt, choices=list(choices), min_count=lo, max_count=hi, checker=check)
+    d = Decision("choose", player, prompt, choices=list(choices), min_count=lo, max_count=hi,
+                 checker=selection_checker(g, list(choices), lo, hi, what))
     if lo == hi == len(choices):
         d.options = [{"choose": list(choices)}]
     return d
