@@ -960,11 +960,6 @@ def _flow_one(g: Game, e, ctx: Ctx):
     return execute_one(g, e, ctx)
 
 
-def needs_flow(effects: tuple) -> bool:
-    return any(isinstance(e, dict) and any(EFFECTS[k].extra.get("asks") or EFFECTS[k].extra.get("prepare")
-                                           for k in e if k in EFFECTS) for e in effects)
-
-
 # --- core-c additions ---
 # Piles shuffled into decks, a STR that does not count, keywords taken from a character, joining a
 # challenge, not standing in the standing phase, a draw the player may refuse, the top card revealed
