@@ -14,31 +14,59 @@ leaving its place) is refused with ``Refused``, and nothing changes.
 from __future__ import annotations
 
 from engine import legality, manual
-from engine.decisions import Refused
+from engine.decisions import (FLAG, ID, NAME, NONE, NUMBER, TOOL_FIELDS, WORD, Refused, Shape, check_fields,
+                              shown)
 from engine.game import Game
 
 FREE_ZONES = ("hand", "deck", "discard", "dead", "in_play", "attached", "plot_deck", "used_plots")
 DRAW_CAP = 3
+MAX_DELTA = 100
+"""The most power or gold one free move adds or removes, and the most cards it draws."""
+
+MOVE_FIELDS: dict[str, dict[str, Shape]] = {
+    "tool": TOOL_FIELDS,
+    "move": {"move": ID, "to": WORD, "attach_to": ID | NONE, "controller": NAME | NONE, "top": FLAG},
+    "kneel": {"kneel": ID},
+    "stand": {"stand": ID},
+    "power": {"power": ID, "delta": NUMBER},
+    "gold": {"gold": NAME, "delta": NUMBER},
+    "draw": {"draw": NAME, "count": NUMBER},
+    "shuffle": {"shuffle": NAME},
+}
+"""Each free move's keys and the type of each value: checked before anything else reads the move."""
 
 
 def _card(game: Game, ref) -> int:
     if ref not in game.state.cards:
-        raise Refused(f"there is no card {ref!r}")
+        raise Refused(f"there is no card {shown(ref)}")
     return ref
 
 
 def _player(game: Game, name) -> str:
-    if name not in game.state.player_names:
-        raise Refused(f"{name!r} is not a player")
+    if type(name) is not str or name not in game.state.player_names:
+        raise Refused(f"{shown(name)} is not a player")
     return name
 
 
+def _amount(move: dict, key: str, default: int, low: int) -> int:
+    n = move.get(key, default)
+    if not low <= n <= MAX_DELTA:
+        raise Refused(f"{key}: a whole number from {low} to {MAX_DELTA}, not {shown(n)}")
+    return n
+
+
 def check_free_move(game: Game, player: str, move: dict) -> list[str]:
-    """The rules ``move`` would break, without applying it (raises Refused if it is impossible)."""
+    """The rules ``move`` would break, without applying it (raises Refused if it is impossible).
+    Every key and value is checked (``MOVE_FIELDS``) before anything is read."""
     st = game.state
     _player(game, player)
-    if not isinstance(move, dict) or not move:
+    if type(move) is not dict or not move:
         raise Refused("a free move is a mapping such as {'kneel': 12}")
+    kind = next((k for k in MOVE_FIELDS if k in move), None)
+    if kind is None:
+        raise Refused(f"unknown free move {shown(list(move))}; use move, kneel, stand, power, gold, draw, shuffle "
+                      f"or a manual effect tool ({{'tool': ...}})")
+    check_fields(move, MOVE_FIELDS[kind], kind)
     warnings: list[str] = []
     if "tool" in move:  # the manual effect tools of card text by hand (engine/manual.py)
         manual.check_tool(game, player, move)
@@ -60,6 +88,8 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
         if to in ("plot_deck", "used_plots") and d.type != "plot" or d.type == "plot" and to not in (
                 "plot_deck", "used_plots"):
             raise Refused(f"{d.name}: plots stay in the plot deck, the revealed slot or the used pile")
+        if c.zone == "played":
+            raise Refused(f"{d.name} is being played: it leaves when its effect has resolved (MOR-05)")
         if to == "attached":
             host = move.get("attach_to")
             if host is None:
@@ -67,6 +97,17 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
             _card(game, host)
             if game.card(host).zone not in ("in_play",):
                 raise Refused(f"{game.name(host)} is not in play")
+            if host == cid:
+                raise Refused(f"{d.name} cannot be attached to itself")
+        elif move.get("attach_to") is not None:
+            raise Refused("attach_to goes with to: attached")
+        if move.get("controller") is not None:
+            if to not in ("in_play", "attached"):
+                raise Refused("controller goes with to: in_play or attached (a card in a pile is its owner's)")
+            if _player(game, move["controller"]) and game.player(move["controller"]).eliminated:
+                raise Refused(f"{move['controller']} is out of the game")
+        if "top" in move and to != "deck":
+            raise Refused("top goes with to: deck")
         if c.zone == "hand" and to in ("in_play", "attached"):
             dup = to == "attached" and game.name(move.get("attach_to")) == d.name
             warnings.extend(legality.marshal_problems(game, player, cid, duplicate=dup,
@@ -84,24 +125,21 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
             warnings.append(f"{game.name(cid)} stands outside the standing phase: only a card effect does that")
     elif "power" in move:
         cid = _card(game, move["power"])
-        delta = int(move.get("delta", 1))
+        delta = _amount(move, "delta", 1, -MAX_DELTA)
         if game.card(cid).power + delta < 0:
             raise Refused(f"{game.name(cid)} has only {game.card(cid).power} power")
         if game.card(cid).zone not in ("in_play", "house"):
             raise Refused(f"{game.name(cid)} is not in play")
     elif "gold" in move:
         name = _player(game, move["gold"])
-        delta = int(move.get("delta", 1))
+        delta = _amount(move, "delta", 1, -MAX_DELTA)
         if game.player(name).gold + delta < 0:
             raise Refused(f"{name} has only {game.player(name).gold} gold")
     elif "draw" in move:
         name = _player(game, move["draw"])
-        warnings.extend(_draw_warnings(game, name, int(move.get("count", 1))))
+        warnings.extend(_draw_warnings(game, name, _amount(move, "count", 1, 1)))
     elif "shuffle" in move:
         _player(game, move["shuffle"])
-    else:
-        raise Refused(f"unknown free move {sorted(move)}; use move, kneel, stand, power, gold, draw, shuffle "
-                      f"or a manual effect tool ({{'tool': ...}})")
     return warnings
 
 
@@ -128,6 +166,7 @@ def free_move(game: Game, player: str, move: dict) -> list[str]:
         game.log(f"advice: {player}: {w}")
     if game.pending is not None and game.pending.refresh is not None:
         game.pending.refresh()
+    game.update_challenge_participants()  # a character moved away stops participating (CHL-08/09)
     game.end_by_free_move()
     return warnings
 
@@ -144,11 +183,11 @@ def apply_free_move(game: Game, player: str, move: dict) -> None:
                 game.move_to_pile(aid, "discard")
         title = game.name(cid)
         if to == "in_play":
-            game.put_in_play(cid, move.get("controller", player if c.zone == "hand" else c.controller))
+            game.put_in_play(cid, move.get("controller") or (player if c.zone == "hand" else c.controller))
         elif to == "attached":
             host = move["attach_to"]
             dup = game.name(host) == title and game.defn(cid).unique
-            game.attach(cid, host, move.get("controller", player), duplicate=dup)
+            game.attach(cid, host, move.get("controller") or player, duplicate=dup)
         else:
             if c.zone == "deck" and to == "hand":
                 game.player(c.owner).drawn_this_round += 1 if st.phase != "setup" else 0

@@ -51,9 +51,286 @@ class Refused(Exception):
 def command_of(answer: dict) -> str:
     """The command an answer carries (its first known key)."""
     for key in answer:
-        if key in COMMANDS:
+        if type(key) is str and key in COMMANDS:
             return key
-    raise Refused(f"not a command: {sorted(answer)}; expected one of {', '.join(COMMANDS)}")
+    raise Refused(f"not a command: {shown(list(answer))}; expected one of {', '.join(COMMANDS)}")
+
+
+# ---------------------------------------------------------------------------
+# The shape of an answer: checked once, where answers arrive, before any rule reads them
+# ---------------------------------------------------------------------------
+
+MAX_ID = 2**31 - 1
+"""Card ids are whole numbers from 0 to this (the engine numbers cards from 1)."""
+MAX_NUMBER = 10**6
+"""Every other number in an answer (X, amounts, counts, paragraphs, gates) is at most this, either way."""
+MAX_TEXT = 200
+MAX_ITEMS = 100_000
+"""The most items a list or mapping in an answer may hold."""
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as a message may show it: short, and never failing (a 5,000-digit number, a long
+    text or a deep list is described, not printed)."""
+    if isinstance(value, (list, tuple, dict)) and value:
+        text = _repr_short(value, limit)
+        return text if text is not None else f"a {type(value).__name__} of {len(value)}"
+    return _scalar(value, limit)
+
+
+def _scalar(value: Any, limit: int) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        if abs(value) >= 10**18:
+            return f"a {'negative ' if value < 0 else ''}number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return repr(int(value))
+    if isinstance(value, str):
+        return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... ({len(value)} characters)"
+    if isinstance(value, (list, tuple, dict)):
+        return repr(type(value)())  # empty
+    if isinstance(value, (set, frozenset, bytes)):
+        return f"a {type(value).__name__} of {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def _repr_short(value: Any, limit: int) -> str | None:
+    """A repr of a small container of plain values, or None when it would be long or deep."""
+    out: list[str] = []
+    size = 0
+
+    def walk(v: Any, depth: int) -> bool:
+        nonlocal size
+        if depth > 3 or size > limit:
+            return False
+        if isinstance(v, dict) and v:
+            out.append("{")
+            for i, (k, x) in enumerate(v.items()):
+                out.append(", " if i else "")
+                if not walk(k, depth + 1):
+                    return False
+                out.append(": ")
+                if not walk(x, depth + 1):
+                    return False
+            out.append("}")
+        elif isinstance(v, (list, tuple)) and v:
+            out.append("[")
+            for i, x in enumerate(v):
+                out.append(", " if i else "")
+                if not walk(x, depth + 1):
+                    return False
+            out.append("]")
+        else:
+            text = _scalar(v, limit)
+            out.append(text)
+            size += len(text)
+        return size <= limit
+
+    return "".join(out) if walk(value, 0) else None
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{value!r} (true/false)"
+    if isinstance(value, float):
+        return f"the number {value!r} (not a whole number)"
+    if isinstance(value, (list, tuple)):
+        return f"the list {shown(value)}"
+    if isinstance(value, dict):
+        return f"the mapping {shown(value)}"
+    return shown(value)
+
+
+class Shape:
+    """One expected type in an answer; ``problem`` says what is wrong with a value, or None."""
+
+    what = "a value"
+    plural = "values"
+
+    def problem(self, value: Any, where: str) -> str | None:
+        return None if self.fits(value) else f"{where} must be {self.what}, not {_kind(value)}"
+
+    def fits(self, value: Any) -> bool:
+        raise NotImplementedError
+
+    def __or__(self, other: "Shape") -> "Shape":
+        return Either(self, other)
+
+
+class CardId(Shape):
+    what = "a card id (a whole number)"
+    plural = "card ids"
+
+    def fits(self, value: Any) -> bool:
+        return type(value) is int and 0 <= value <= MAX_ID
+
+
+class Number(Shape):
+    what = f"a whole number from {-MAX_NUMBER} to {MAX_NUMBER}"
+    plural = "whole numbers"
+
+    def fits(self, value: Any) -> bool:
+        return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER
+
+
+class Flag(Shape):
+    what = "true or false"
+
+    def fits(self, value: Any) -> bool:
+        return isinstance(value, bool)
+
+
+class TrueOnly(Shape):
+    what = "true"
+
+    def fits(self, value: Any) -> bool:
+        return value is True
+
+
+class Word(Shape):
+    """A player's name, a challenge type, a choice word, a card title: text of up to ``MAX_TEXT``
+    characters without control characters."""
+
+    def __init__(self, what: str = "a word (text)", plural: str = "words"):
+        self.what, self.plural = what, plural
+
+    def fits(self, value: Any) -> bool:
+        return type(value) is str and len(value) <= MAX_TEXT and value.isprintable()
+
+
+class Nothing(Shape):
+    what = "nothing (null)"
+
+    def fits(self, value: Any) -> bool:
+        return value is None
+
+
+class Either(Shape):
+    def __init__(self, *shapes: Shape):
+        self.shapes = shapes
+        self.what = " or ".join(s.what for s in shapes)
+        self.plural = " or ".join(s.plural for s in shapes)
+
+    def fits(self, value: Any) -> bool:
+        return any(s.fits(value) for s in self.shapes)
+
+    def problem(self, value: Any, where: str) -> str | None:
+        if self.fits(value):
+            return None
+        for shape in self.shapes:  # a list (mapping) where one is meant: name its wrong item
+            if isinstance(shape, ListOf) and type(value) is list or isinstance(shape, MapOf) and type(value) is dict:
+                return shape.problem(value, where)
+        return f"{where} must be {self.what}, not {_kind(value)}"
+
+
+class ListOf(Shape):
+    def __init__(self, item: Shape):
+        self.item = item
+        self.what = self.plural = f"a list of {item.plural}"
+
+    def fits(self, value: Any) -> bool:
+        return self.problem(value, "") is None
+
+    def problem(self, value: Any, where: str) -> str | None:
+        if type(value) is not list:
+            return f"{where} must be {self.what}, not {_kind(value)}"
+        if len(value) > MAX_ITEMS:
+            return f"{where} lists {len(value)} items; at most {MAX_ITEMS}"
+        for i, v in enumerate(value):
+            found = self.item.problem(v, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+
+
+class MapOf(Shape):
+    def __init__(self, key: Shape, value: Shape):
+        self.key, self.value = key, value
+        self.what = self.plural = f"a mapping of {key.plural} to {value.plural}"
+
+    def fits(self, value: Any) -> bool:
+        return self.problem(value, "") is None
+
+    def problem(self, value: Any, where: str) -> str | None:
+        if type(value) is not dict:
+            return f"{where} must be {self.what}, not {_kind(value)}"
+        if len(value) > MAX_ITEMS:
+            return f"{where} holds {len(value)} entries; at most {MAX_ITEMS}"
+        for k, v in value.items():
+            found = self.key.problem(k, f"a key of {where}") or self.value.problem(v, f"{where}[{shown(k)}]")
+            if found:
+                return found
+        return None
+
+
+ID, NUMBER, FLAG, TRUE, NONE = CardId(), Number(), Flag(), TrueOnly(), Nothing()
+NAME = Word("a player's name", "player names")
+WORD = Word()
+TEXT = Word("text of up to 200 printable characters", "texts")
+IDS = ListOf(ID)
+IDS_OR_NONE = IDS | NONE
+PICKS = ListOf(ID | Word("a word", "words"))
+"""Cards, players or words (a destination, a card title): what a selection or a target names."""
+
+TOOL_FIELDS: dict[str, Shape] = {
+    "tool": WORD, "card": ID, "amount": NUMBER, "player": NAME, "count": NUMBER, "pick": ID | NONE,
+    "to": ID | WORD, "from": ID, "bottom": FLAG, "attach_to": ID | NONE, "strength": NUMBER,
+    "add_icons": ListOf(WORD), "remove_icons": ListOf(WORD), "add_keywords": ListOf(WORD),
+    "remove_keywords": ListOf(WORD), "blank": FLAG, "until": WORD, "name": WORD, "text": TEXT,
+}
+"""Every key a manual effect tool takes (engine/manual.py); each tool then checks its own keys."""
+
+ANSWER_FIELDS: dict[str, dict[str, Shape]] = {
+    "pass": {"pass": TRUE},
+    "done": {"done": TRUE},
+    "resolve": {"resolve": TRUE},
+    "plot": {"plot": ID},
+    "first_player": {"first_player": NAME},
+    "setup": {"setup": IDS | NONE, "attach": MapOf(ID, ID) | NONE, "duplicates": MapOf(ID, ID) | IDS | NONE},
+    "marshal": {"marshal": ID, "duplicate": FLAG | NONE, "attach_to": ID | NONE, "x": NUMBER | NONE},
+    "challenge": {"challenge": Word("a challenge type (military, intrigue or power)"), "against": NAME | NONE,
+                  "attackers": IDS_OR_NONE},
+    "stealth": {"stealth": MapOf(ID, ID)},
+    "defend": {"defend": IDS},
+    "choose": {"choose": PICKS},
+    "order": {"order": IDS},
+    "trigger": {"trigger": ID, "ability": NUMBER, "targets": PICKS | NONE, "pay": IDS_OR_NONE, "x": NUMBER | NONE,
+                "gate": NUMBER | NONE, "gate_card": ID | NONE},
+    "duplicate_save": {"duplicate_save": ID},
+    "by_hand": {"by_hand": ID, "paragraph": NUMBER, "cost": MapOf(WORD, IDS | NUMBER) | NONE,
+                "targets": PICKS | NONE, "removes": WORD | NONE, "save": ID | NONE, "cancel": FLAG | NONE,
+                "gate": NUMBER | NONE},
+    "tool": TOOL_FIELDS,
+}
+"""The keys each command takes and the type of each value (scenario-format.md, "Commands"; the
+by-hand commands of engine/manual.py). Values of the right type can still be illegal: the
+decision's checker says so."""
+
+
+def check_fields(answer: dict, fields: dict[str, Shape], what: str) -> None:
+    """``Refused`` naming the first key that ``fields`` does not list, or the first value of the wrong
+    type; nothing else is read."""
+    for key, value in answer.items():
+        shape = fields.get(key) if type(key) is str else None
+        if shape is None:
+            raise Refused(f"{what}: unknown key {shown(key)}; {what} takes "
+                          f"{', '.join(k for k in fields if k != what) or 'no other key'}")
+        problem = shape.problem(value, key)
+        if problem:
+            raise Refused(f"{what}: {problem}")
+
+
+def check_shape(answer: Any) -> str:
+    """The command of a well-formed answer: a mapping whose keys the command takes, each value of the
+    type it needs (ids are whole numbers, lists are lists...). Anything else is ``Refused`` with a
+    message naming the key, so no rule ever reads an ill-typed answer. Returns the command."""
+    if type(answer) is not dict or not answer:
+        raise Refused("an answer is a command such as {'pass': true}")
+    cmd = command_of(answer)
+    check_fields(answer, ANSWER_FIELDS[cmd], cmd)
+    return cmd
 
 
 @dataclass
@@ -90,7 +367,7 @@ class Decision:
     def accepts_command(self, answer: dict) -> bool:
         try:
             cmd = command_of(answer)
-        except Refused:
+        except (Refused, TypeError):
             return False
         if cmd in ("pass", "done"):
             return self.can_pass and cmd in self.commands
@@ -98,9 +375,7 @@ class Decision:
 
     def check(self, answer: Any) -> dict:
         """The answer normalised, or ``Refused`` saying why it is not legal now."""
-        if not isinstance(answer, dict) or not answer:
-            raise Refused("an answer is a command such as {'pass': true}")
-        cmd = command_of(answer)
+        cmd = check_shape(answer)
         if cmd not in self.commands:
             ways = [COMMAND_WORDS.get(c, c) for c in self.commands if c != "done"]
             raise Refused(f"{self.player} is asked: {self.prompt}. That is not a way to answer it; "

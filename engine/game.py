@@ -16,7 +16,7 @@ from typing import Any, Generator
 
 from cards.model import CardDef
 from engine import flow, triggers
-from engine.decisions import Decision, GameEnded, GameOver, Refused
+from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.state import CardInstance, Effect, GameState, Player, Window
 
 WIN_POWER = 15
@@ -70,8 +70,8 @@ class Game:
         decision = self.pending
         if decision is None:
             raise Refused("the game is over")
-        if player != decision.player:
-            raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {player}'s")
+        if type(player) is not str or player != decision.player:
+            raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {shown(player)}'s")
         self.warnings = []
         normalised = decision.check(answer)
         self.history.append((player, normalised))
@@ -87,8 +87,8 @@ class Game:
         ``(name, {"concede": True})``, so replays and saves concede again at the same point."""
         if self.pending is None:
             raise Refused("the game is over")
-        if name not in self.state.player_names:
-            raise Refused(f"{name!r} is not a player")
+        if type(name) is not str or name not in self.state.player_names:
+            raise Refused(f"{shown(name)} is not a player")
         if self.player(name).eliminated:
             raise Refused(f"{name} is already out of the game")
         self.warnings = []

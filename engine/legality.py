@@ -233,6 +233,9 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
     for att, host in attach.items():
         if att not in cards or host not in cards:
             return "attach names cards that are both placed in this setup"
+        if att == host or host in attach or g.defn(att).type != "attachment":
+            return (f"attach puts an attachment on a placed character; {g.name(att)} cannot go on "
+                    f"{'itself' if att == host else g.name(host)} (SET-02)")
         if g.card_type(host) != "character":
             return f"{g.name(att)} must go on a character"
         if g.has_keyword(host, "no attachments"):
