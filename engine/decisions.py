@@ -150,7 +150,7 @@ class Shape:
     plural = "values"
 
     def problem(self, value: Any, where: str) -> str | None:
-        return None if self.fits(value) else f"{where} must be {self.what}, not {_kind(value)}"
+        return None if self.fits(value) else f"{where}: {self.what}, not {_kind(value)}"
 
     def fits(self, value: Any) -> bool:
         raise NotImplementedError
@@ -222,7 +222,7 @@ class Either(Shape):
         for shape in self.shapes:  # a list (mapping) where one is meant: name its wrong item
             if isinstance(shape, ListOf) and type(value) is list or isinstance(shape, MapOf) and type(value) is dict:
                 return shape.problem(value, where)
-        return f"{where} must be {self.what}, not {_kind(value)}"
+        return f"{where}: {self.what}, not {_kind(value)}"
 
 
 class ListOf(Shape):
@@ -235,9 +235,9 @@ class ListOf(Shape):
 
     def problem(self, value: Any, where: str) -> str | None:
         if type(value) is not list:
-            return f"{where} must be {self.what}, not {_kind(value)}"
+            return f"{where}: {self.what}, not {_kind(value)}"
         if len(value) > MAX_ITEMS:
-            return f"{where} lists {len(value)} items; at most {MAX_ITEMS}"
+            return f"{where}: at most {MAX_ITEMS} items, not {len(value)}"
         for i, v in enumerate(value):
             found = self.item.problem(v, f"{where}[{i}]")
             if found:
@@ -255,9 +255,9 @@ class MapOf(Shape):
 
     def problem(self, value: Any, where: str) -> str | None:
         if type(value) is not dict:
-            return f"{where} must be {self.what}, not {_kind(value)}"
+            return f"{where}: {self.what}, not {_kind(value)}"
         if len(value) > MAX_ITEMS:
-            return f"{where} holds {len(value)} entries; at most {MAX_ITEMS}"
+            return f"{where}: at most {MAX_ITEMS} entries, not {len(value)}"
         for k, v in value.items():
             found = self.key.problem(k, f"a key of {where}") or self.value.problem(v, f"{where}[{shown(k)}]")
             if found:
@@ -319,7 +319,7 @@ def check_fields(answer: dict, fields: dict[str, Shape], what: str) -> None:
                           f"{', '.join(k for k in fields if k != what) or 'no other key'}")
         problem = shape.problem(value, key)
         if problem:
-            raise Refused(f"{what}: {problem}")
+            raise Refused(problem if key == what else f"{what}: {problem}")
 
 
 def check_shape(answer: Any) -> str:
@@ -398,6 +398,8 @@ class Decision:
 def selection_checker(g, eligible: list, lo: int, hi: int, what: str):
     """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them."""
 
+    allowed = set(eligible)
+
     def check(answer: dict) -> dict:
         picks = answer.get("choose")
         if not isinstance(picks, list):
@@ -405,7 +407,7 @@ def selection_checker(g, eligible: list, lo: int, hi: int, what: str):
         if len(set(map(str, picks))) != len(picks):
             raise Refused("choose each card only once (CHL-15)")
         for pick in picks:
-            if pick not in eligible:
+            if pick not in allowed:
                 label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
                 raise Refused(f"{label} cannot be chosen: choose {what}")
         if not lo <= len(picks) <= hi:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 from engine import legality, manual, triggers
 from engine.decisions import Decision, GameEnded, Refused
 from engine.state import CHALLENGE_TYPES, Challenge, Window
+from engine.steady import steady
 
 if TYPE_CHECKING:
     from engine.game import Flow, Game
@@ -490,8 +491,9 @@ def player_actions(g: Game) -> Flow:
 
 
 def action_decision(g: Game, name: str) -> Decision:
-    options = legality.marshal_options(g, name) + \
-        triggers.options(g, name, step="action")
+    with steady(g):
+        options = legality.marshal_options(g, name) + triggers.options(g, name, step="action")
+        by_hand = manual.options(g, name, step="action")
 
     def check(answer: dict) -> dict:
         if "marshal" in answer:
@@ -512,12 +514,12 @@ def action_decision(g: Game, name: str) -> Decision:
     if phase == "marshalling" and g.state.active_player == name:
         prompt = f"marshal a card ({g.player(name).gold} gold) or pass when done"
     decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check,
-                        context={"by_hand": manual.options(g, name, step="action")})
+                        context={"by_hand": by_hand})
 
     def refresh() -> None:
-        decision.options = legality.marshal_options(g, name) + \
-            triggers.options(g, name, step="action")
-        decision.context["by_hand"] = manual.options(g, name, step="action")
+        with steady(g):
+            decision.options = legality.marshal_options(g, name) + triggers.options(g, name, step="action")
+            decision.context["by_hand"] = manual.options(g, name, step="action")
 
     decision.refresh = refresh
     return decision

@@ -18,6 +18,7 @@ from cards.model import CardDef
 from engine import flow, triggers
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.state import CardInstance, Effect, GameState, Player, Window
+from engine.steady import memo
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
@@ -213,7 +214,18 @@ class Game:
     def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
         return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
 
+    def _read(self, what: str, card_id: int, compute):
+        """A derived value, worked out once per steady question (engine.steady), never while the
+        constants are being settled (they see a partial view)."""
+        if self.__dict__.get("_steady") is None or self.__dict__.get("_in_constants") \
+                or self.__dict__.get("_constant_override") is not None:
+            return compute(card_id)
+        return memo(self, (what, card_id), lambda: compute(card_id))
+
     def card_type(self, card_id: int) -> str:
+        return self._read("type", card_id, self._card_type)
+
+    def _card_type(self, card_id: int) -> str:
         """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
         if self.state.cards[card_id].zone == "attached":
             return "attachment"
@@ -253,6 +265,9 @@ class Game:
         return {v for v, n in counts.items() if n > 0 and (values is None or v in values)}
 
     def icons(self, card_id: int) -> set[str]:
+        return self._read("icons", card_id, self._icons)
+
+    def _icons(self, card_id: int) -> set[str]:
         return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
                             "remove_icons", ("military", "intrigue", "power"))
 
@@ -271,6 +286,9 @@ class Game:
         return any(m.get("blank") for m in mods)
 
     def keywords(self, card_id: int) -> set[str]:
+        return self._read("keywords", card_id, self._keywords)
+
+    def _keywords(self, card_id: int) -> set[str]:
         printed = set() if self.is_blank(card_id) else set(self.defn(card_id).keywords)
         return self._netted(card_id, printed, "keyword+", "keyword-", "add_keywords", "remove_keywords")
 
@@ -281,6 +299,9 @@ class Game:
         return getattr(self.defn(card_id), what)
 
     def traits(self, card_id: int) -> set[str]:
+        return self._read("traits", card_id, self._traits)
+
+    def _traits(self, card_id: int) -> set[str]:
         printed = set() if self.is_facedown_attachment(card_id) else set(self.defn(card_id).traits)
         return self._netted(card_id, printed, "trait+", "trait-", "add_traits", "remove_traits")
 

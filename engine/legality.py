@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine import triggers
 from engine.decisions import Decision, Refused, selection_checker  # noqa: F401 (re-exported)
 from engine.state import CHALLENGE_TYPES, Challenge
+from engine.steady import memo, steady
 from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
 
 if TYPE_CHECKING:
@@ -22,7 +23,10 @@ SETUP_GOLD = 5
 
 def duplicate_host(g: Game, name: str, cid: int) -> int | None:
     """The unique card of the same title that ``name`` owns and controls in play (UNQ-05)."""
-    title = g.name(cid)
+    return memo(g, ("duplicate_host", name, g.name(cid)), lambda: _duplicate_host(g, name, g.name(cid)))
+
+
+def _duplicate_host(g: Game, name: str, title: str) -> int | None:
     for host in g.player(name).in_play:
         h = g.card(host)
         if g.name(host) == title and h.owner == name and h.controller == name and g.defn(host).unique \
@@ -100,11 +104,12 @@ def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, att
 
 
 def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach_to: int | None,
-                          x: int) -> str | None:
+                          x: int, *, any_host: bool = False) -> str | None:
+    """``any_host``: leave out where an attachment goes (``marshal_options`` asks that per host)."""
     st = g.state
     p = g.player(name)
     title = g.name(card)
-    if card not in p.hand:
+    if card not in memo(g, ("hand", name), lambda: set(p.hand)):
         return f"{title} is not in {name}'s hand"
     d = g.defn(card)
     if duplicate:
@@ -128,7 +133,9 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     problem = unique_problem(g, name, card)
     if problem:
         return problem
-    if d.type == "attachment" or attach_to is not None and may_attach(g, card):
+    if any_host:
+        pass
+    elif d.type == "attachment" or attach_to is not None and may_attach(g, card):
         problem = attach_problem(g, card, attach_to)
         if problem:
             return problem
@@ -146,6 +153,12 @@ def marshal_options(g: Game, name: str) -> list[dict]:
     st = g.state
     if st.phase != "marshalling" or st.active_player != name:
         return []
+    with steady(g):  # nothing changes meanwhile: what the table gives is worked out once
+        return _marshal_options(g, name)
+
+
+def _marshal_options(g: Game, name: str) -> list[dict]:
+    st = g.state
     out = []
     for cid in g.player(name).hand:
         d = g.defn(cid)
@@ -156,11 +169,12 @@ def marshal_options(g: Game, name: str) -> list[dict]:
             for p in st.players:
                 if p.house_card is not None and marshal_problem(g, name, cid, attach_to=p.house_card) is None:
                     out.append({"marshal": cid, "duplicate": False, "attach_to": p.house_card, "x": 0})
-        if d.type == "attachment":
-            for p in st.players:
-                for host in p.in_play:
-                    if marshal_problem(g, name, cid, attach_to=host) is None:
-                        out.append({"marshal": cid, "duplicate": False, "attach_to": host, "x": 0})
+        if d.type == "attachment":  # what the card itself breaks once, then each host
+            if _marshal_card_problem(g, name, cid, False, None, 0, any_host=True) is None:
+                for p in st.players:
+                    for host in p.in_play:
+                        if attach_problem(g, cid, host) is None:
+                            out.append({"marshal": cid, "duplicate": False, "attach_to": host, "x": 0})
         elif marshal_problem(g, name, cid) is None:
             out.append({"marshal": cid, "duplicate": False, "attach_to": None, "x": 0})
     return out
@@ -207,8 +221,9 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
     if len(set(cards)) != len(cards):
         return "each card can be placed once"
     total, limited, titles = 0, 0, set()
+    hand = set(p.hand)
     for cid in cards:
-        if cid not in p.hand:
+        if cid not in hand:
             label = g.name(cid) if cid in g.state.cards else cid
             return f"{label} is not in {name}'s setup hand"
         d = g.defn(cid)

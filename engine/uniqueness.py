@@ -3,11 +3,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.steady import memo
+
 if TYPE_CHECKING:
     from engine.game import Game
 
 
 def copies_in_play(g: Game, title: str) -> list[int]:
+    return list(memo(g, ("copies_in_play", title), lambda: _copies_in_play(g, title)))
+
+
+def dead_titles(g: Game, name: str) -> set[str]:
+    """The titles in ``name``'s dead pile (UNQ-02)."""
+    return memo(g, ("dead_titles", name), lambda: {g.name(c) for c in g.player(name).dead})
+
+
+def _copies_in_play(g: Game, title: str) -> list[int]:
     out = []
     for p in g.state.players:
         if p.house_card is not None:  # a card played on the House card is in play (ZON-04)
@@ -28,7 +39,7 @@ def unique_problem(g: Game, name: str, cid: int) -> str | None:
         if c.owner == name or c.controller == name:
             return (f"{name} already has {d.name} in play (UNQ-01): a unique card can be in play only "
                     f"once per player; marshal this copy as a duplicate instead")
-    if any(g.name(c) == d.name for c in g.player(name).dead):
+    if d.name in dead_titles(g, name):
         return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
     return None
 
@@ -43,6 +54,6 @@ def entry_problem(g: Game, name: str, cid: int) -> str | None:
         c = g.card(other)
         if other != cid and (c.owner == name or c.controller == name):
             return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
-    if any(g.name(c) == d.name for c in g.player(name).dead):
+    if d.name in dead_titles(g, name):
         return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
     return None

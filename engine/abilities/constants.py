@@ -9,6 +9,7 @@ from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
+from engine.steady import memo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,10 +24,10 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
         g._prohibit_keys = keys
     if not keys:
         return None
-    for cid, c in g.state.cards.items():
-        if c.key not in keys or c.zone not in ("in_play", "attached", "house", "agenda", "revealed_plot") \
-                or c.facedown:
-            continue
+    sources = memo(g, "prohibit_sources", lambda: [
+        (cid, c) for cid, c in g.state.cards.items()
+        if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown])
+    for cid, c in sources:
         for ab in abilities(g, cid):
             p = ab.prohibit
             if p is None or p["what"] != what:
@@ -83,9 +84,11 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
         return []  # a constant that reads a derived value does not see constants meanwhile
     if not _constant_keys(g):
         return []
-    key = _fingerprint(g)
+    key = memo(g, "fingerprint", lambda: _fingerprint(g))  # the table's, once per steady question
     cached = g.__dict__.get("_constant_cache")
-    if cached is None or cached[0] != key:
+    if cached is not None and cached[0] is not key and cached[0] == key:
+        cached = g.__dict__["_constant_cache"] = (key, cached[1])  # the same table: compare by identity next
+    if cached is None or cached[0] is not key:
         g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
         try:
             constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
@@ -293,10 +296,10 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
     if not keys:
         return []
     out = []
-    for cid, c in g.state.cards.items():
-        if c.key not in keys or c.zone not in ("in_play", "attached", "house", "agenda", "revealed_plot") \
-                or c.facedown:
-            continue
+    sources = memo(g, ("keyed_sources", attr), lambda: [
+        (cid, c) for cid, c in g.state.cards.items()
+        if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown])
+    for cid, c in sources:
         for ab in abilities(g, cid):
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                 out.append((cid, ab))

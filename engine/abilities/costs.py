@@ -210,12 +210,17 @@ def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
     """COS-01/05, C-25: kneel standing cards you control with total influence >= need."""
     if not need:
         return "this ability has no influence cost; do not name cards to pay" if pay else None
-    total = 0
-    for cid in pay:
+    for cid in pay:  # first what no table can do, even in advise mode: kneel a card that is not in play
         if cid not in g.state.cards:
             return f"there is no card {cid}"
+        if g.card(cid).zone not in ("in_play", "attached", "house"):
+            return f"{g.name(cid)} is not in play, so it cannot kneel to pay influence (COS-05)"
+    if len(set(pay)) != len(pay):
+        return "each card kneels once to pay influence (COS-05)"
+    total = 0
+    for cid in pay:
         c = g.card(cid)
-        if c.controller != player or c.zone not in ("in_play", "attached", "house"):
+        if c.controller != player:
             return f"influence: {g.name(cid)} is not a card {player} controls in play (COS-05)"
         if c.kneeling:
             return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence"

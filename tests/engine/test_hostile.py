@@ -375,17 +375,17 @@ def test_check_shape_refuses_or_names_the_command(answer):
 
 
 @pytest.mark.parametrize("answer,words", [
-    ({"setup": [[1]]}, "setup[0] must be a card id"),
-    ({"marshal": [5]}, "marshal must be a card id"),
+    ({"setup": [[1]]}, "setup[0]: a card id (a whole number), not the list [1]"),
+    ({"marshal": [5]}, "marshal: a card id (a whole number), not the list [5]"),
     ({"marshal": 5, "x": 10 ** 5000}, "number of about 5001 digits"),
     ({"marshal": 5, "x": 1.5}, "not the number 1.5"),
     ({"marshal": True}, "True (true/false)"),
     ({"defend": [3], "bogus": 1}, "unknown key 'bogus'"),
-    ({"stealth": {"a": 3}}, "a key of stealth must be a card id"),
-    ({"choose": [None]}, "choose[0] must be a card id"),
-    ({"trigger": 3, "targets": "all"}, "targets must be a list"),
-    ({"pass": "yes"}, "pass must be true"),
-    ({"first_player": "\x1b[2J"}, "first_player must be a player's name"),
+    ({"stealth": {"a": 3}}, "a key of stealth: a card id"),
+    ({"choose": [None]}, "choose[0]: a card id (a whole number) or a word, not nothing (null)"),
+    ({"trigger": 3, "targets": "all"}, "trigger: targets: a list of card ids or words or nothing (null), not 'all'"),
+    ({"pass": "yes"}, "pass: true, not 'yes'"),
+    ({"first_player": "\x1b[2J"}, "first_player: a player's name, not '\\x1b[2J'"),
     ({1: 2, "x": 3}, "not a command"),
     ([{"pass": True}], "an answer is a command"),
 ])
