@@ -159,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.tutorial:
         return _tutorial(app, args)
     headless = bool(args.screenshot)
-    autosave = None if headless or args.no_autosave else saves.autosave_path()
+    # --autoplay N with no window to look at (offscreen) and no screenshot: play N decisions, then exit
+    batch = bool(args.autoplay) and not headless and os.environ.get("QT_QPA_PLATFORM") == "offscreen"
+    autosave = None if headless or batch or args.no_autosave else saves.autosave_path()
     if autosave is not None:
         saves.clean_orphans(autosave.parent)  # temporary files a killed Maester left behind
     loaded = None
@@ -191,13 +193,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"maester: cannot start the game: {err}", file=sys.stderr)
             return 2
     window = TableWindow(setup, images=CardImages(args.images), game=game, info=info, autosave=autosave,
-                         computer_delay_ms=0 if headless else 350)
+                         computer_delay_ms=0 if headless or batch else 350)
     if loaded is not None and loaded.warning:
         print(f"maester: {loaded.warning}", file=sys.stderr)
         window.controller.say(loaded.warning, "warning")
     if args.autoplay:
         played = window.controller.autoplay(args.autoplay, stop_at=args.stop_at, seed=setup.seed or 0)
         print(f"maester: autoplay answered {played} decisions; {_where(window)}")
+    if batch:
+        window.close()
+        return 0
     if headless:
         w, _, h = args.size.partition("x")
         window.resize(int(w), int(h))

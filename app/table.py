@@ -206,7 +206,9 @@ class TableScene(QGraphicsScene):
         super().__init__()
         self.controller = controller
         self.images = images or CardImages()
-        self.images.loaded.connect(lambda *_: self.sync())
+        # A bound method, not a lambda holding the scene: the loader is the window's and outlives
+        # every game; ``release`` disconnects it when the next game replaces this table.
+        self.images.loaded.connect(self._image_loaded)
         self.cards: dict[int, CardItem] = {}
         self.piles: dict[tuple[str, str], PileItem] = {}
         self.zones: dict[tuple[str, str], ZoneItem] = {}
@@ -221,6 +223,17 @@ class TableScene(QGraphicsScene):
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
 
     # -- drawing from the state ---------------------------------------------
+    def _image_loaded(self, *_) -> None:
+        self.sync()
+
+    def release(self) -> None:
+        """This table is being replaced (New game, Open, undo): stop listening to the window's image
+        loader, so nothing outside the old table keeps it (and its controller and game) alive."""
+        try:
+            self.images.loaded.disconnect(self._image_loaded)
+        except (RuntimeError, TypeError):
+            pass  # already disconnected
+
     @property
     def game(self):
         return self.controller.game

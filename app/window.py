@@ -105,6 +105,8 @@ class TableWindow(QMainWindow):
             old.computers = {}  # a computer answer still timed for the old game is not given
             old.blockSignals(True)  # nor autosaved over the new one
             old.deleteLater()
+        if self.scene is not None:
+            self.scene.release()  # the image loader is the window's: it must not keep the old table
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
             self.game_over_dialog = None

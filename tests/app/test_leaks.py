@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, QMenu, QTextBrowser, QWidget
 
 from app.prompt import CardButton
@@ -324,3 +324,32 @@ def test_the_search_and_look_strips_show_the_deck_to_its_seat_only(table):
     finally:
         game.state.looking.clear()
         game.pending = real
+
+
+# ---------------------------------------------------------------------------
+# Memory: the table releases each finished game
+# ---------------------------------------------------------------------------
+
+def test_each_new_game_releases_the_previous_table_controller_and_game(table):
+    """New Game 20 times in one window (each game a few decisions in): every earlier game, its
+    controller and its scene are collected; before the fix the window-wide image loader held every
+    scene (a lambda), and with it the controller and the game."""
+    import gc
+    import weakref
+
+    window, ui = table(seed=1)
+    refs = []
+    for i in range(20):
+        ctl, game, scene = window.controller, window.controller.game, window.scene
+        refs.append((weakref.ref(game), weakref.ref(ctl), weakref.ref(scene)))
+        ctl.autoplay(5 + i, seed=i)  # a few decisions in: the table redrawn, the log written
+        assert len(game.history) >= 5 or isinstance(game.advance(), GameOver)
+        del ctl, game, scene
+        window.start(window.setup)   # what Game > New game does once its dialog is accepted
+    for _ in range(3):
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the old controllers' deleteLater
+        QApplication.processEvents()
+        gc.collect()
+    alive = [i for i, (g, c, s) in enumerate(refs) if g() is not None or c() is not None or s() is not None]
+    assert len(alive) <= 1, f"games still alive: {alive} of {len(refs)}"
+    assert refs[-1][0]() is not window.controller.game

@@ -1,6 +1,7 @@
 """The Qt table driven like a player: drags, clicks, double-clicks and the prompt bar's buttons."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -220,6 +221,16 @@ def test_the_smoke_command_plays_and_saves_a_screenshot(tmp_path):
     image = QImage(str(shot))
     assert not image.isNull()
     assert (image.width(), image.height()) == (1600, 1000)
+
+
+def test_offscreen_autoplay_without_a_screenshot_exits_after_its_decisions(tmp_path):
+    """``--offscreen --autoplay N`` alone used to open an invisible window that never closed."""
+    env = dict(os.environ, MAESTER_HOME=str(tmp_path / "home"))
+    run = subprocess.run([sys.executable, "-m", "app.main", "--offscreen", "--autoplay", "25", "--seed", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "autoplay answered 25 decisions" in run.stdout
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").rglob("autosave*.json"))
 
 
 def test_four_players_fit_on_the_table(table, qtbot):
