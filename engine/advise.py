@@ -43,7 +43,7 @@ def _card(game: Game, ref) -> int:
 
 
 def _player(game: Game, name) -> str:
-    if type(name) is not str or name not in game.state.player_names:
+    if not isinstance(name, str) or name not in game.state.player_names:
         raise Refused(f"{shown(name)} is not a player")
     return name
 
@@ -60,7 +60,7 @@ def check_free_move(game: Game, player: str, move: dict) -> list[str]:
     Every key and value is checked (``MOVE_FIELDS``) before anything is read."""
     st = game.state
     _player(game, player)
-    if type(move) is not dict or not move:
+    if not isinstance(move, dict) or not move:
         raise Refused("a free move is a mapping such as {'kneel': 12}")
     kind = next((k for k in MOVE_FIELDS if k in move), None)
     if kind is None:

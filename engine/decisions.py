@@ -51,7 +51,7 @@ class Refused(Exception):
 def command_of(answer: dict) -> str:
     """The command an answer carries (its first known key)."""
     for key in answer:
-        if type(key) is str and key in COMMANDS:
+        if isinstance(key, str) and key in COMMANDS:
             return key
     raise Refused(f"not a command: {shown(list(answer))}; expected one of {', '.join(COMMANDS)}")
 
@@ -164,7 +164,7 @@ class CardId(Shape):
     plural = "card ids"
 
     def fits(self, value: Any) -> bool:
-        return type(value) is int and 0 <= value <= MAX_ID
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID
 
 
 class Number(Shape):
@@ -172,7 +172,7 @@ class Number(Shape):
     plural = "whole numbers"
 
     def fits(self, value: Any) -> bool:
-        return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER
+        return isinstance(value, int) and not isinstance(value, bool) and -MAX_NUMBER <= value <= MAX_NUMBER
 
 
 class Flag(Shape):
@@ -197,7 +197,7 @@ class Word(Shape):
         self.what, self.plural = what, plural
 
     def fits(self, value: Any) -> bool:
-        return type(value) is str and len(value) <= MAX_TEXT and value.isprintable()
+        return isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable()
 
 
 class Nothing(Shape):
@@ -220,7 +220,7 @@ class Either(Shape):
         if self.fits(value):
             return None
         for shape in self.shapes:  # a list (mapping) where one is meant: name its wrong item
-            if isinstance(shape, ListOf) and type(value) is list or isinstance(shape, MapOf) and type(value) is dict:
+            if isinstance(shape, ListOf) and isinstance(value, list) or isinstance(shape, MapOf) and isinstance(value, dict):
                 return shape.problem(value, where)
         return f"{where}: {self.what}, not {_kind(value)}"
 
@@ -234,7 +234,7 @@ class ListOf(Shape):
         return self.problem(value, "") is None
 
     def problem(self, value: Any, where: str) -> str | None:
-        if type(value) is not list:
+        if not isinstance(value, list):
             return f"{where}: {self.what}, not {_kind(value)}"
         if len(value) > MAX_ITEMS:
             return f"{where}: at most {MAX_ITEMS} items, not {len(value)}"
@@ -254,7 +254,7 @@ class MapOf(Shape):
         return self.problem(value, "") is None
 
     def problem(self, value: Any, where: str) -> str | None:
-        if type(value) is not dict:
+        if not isinstance(value, dict):
             return f"{where}: {self.what}, not {_kind(value)}"
         if len(value) > MAX_ITEMS:
             return f"{where}: at most {MAX_ITEMS} entries, not {len(value)}"
@@ -313,7 +313,7 @@ def check_fields(answer: dict, fields: dict[str, Shape], what: str) -> None:
     """``Refused`` naming the first key that ``fields`` does not list, or the first value of the wrong
     type; nothing else is read."""
     for key, value in answer.items():
-        shape = fields.get(key) if type(key) is str else None
+        shape = fields.get(key) if isinstance(key, str) else None
         if shape is None:
             raise Refused(f"{what}: unknown key {shown(key)}; {what} takes "
                           f"{', '.join(k for k in fields if k != what) or 'no other key'}")
@@ -326,7 +326,7 @@ def check_shape(answer: Any) -> str:
     """The command of a well-formed answer: a mapping whose keys the command takes, each value of the
     type it needs (ids are whole numbers, lists are lists...). Anything else is ``Refused`` with a
     message naming the key, so no rule ever reads an ill-typed answer. Returns the command."""
-    if type(answer) is not dict or not answer:
+    if not isinstance(answer, dict) or not answer:
         raise Refused("an answer is a command such as {'pass': true}")
     cmd = command_of(answer)
     check_fields(answer, ANSWER_FIELDS[cmd], cmd)

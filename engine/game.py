@@ -71,7 +71,7 @@ class Game:
         decision = self.pending
         if decision is None:
             raise Refused("the game is over")
-        if type(player) is not str or player != decision.player:
+        if not isinstance(player, str) or player != decision.player:
             raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {shown(player)}'s")
         self.warnings = []
         normalised = decision.check(answer)
@@ -88,7 +88,7 @@ class Game:
         ``(name, {"concede": True})``, so replays and saves concede again at the same point."""
         if self.pending is None:
             raise Refused("the game is over")
-        if type(name) is not str or name not in self.state.player_names:
+        if not isinstance(name, str) or name not in self.state.player_names:
             raise Refused(f"{shown(name)} is not a player")
         if self.player(name).eliminated:
             raise Refused(f"{name} is already out of the game")
