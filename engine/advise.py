@@ -159,7 +159,10 @@ def free_move(game: Game, player: str, move: dict) -> list[str]:
     """Apply ``move`` and record it; returns the rules it breaks (empty when it is legal)."""
     if game.pending is None:
         raise Refused("the game is over")
-    warnings = check_free_move(game, player, move)
+    try:
+        warnings = check_free_move(game, player, move)
+    except Refused as err:
+        raise game.refusal_for(player, move, err) if isinstance(player, str) else err from None
     apply_free_move(game, player, move)
     game.history.append((player, {"free": dict(move)}))
     for w in warnings:

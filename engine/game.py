@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generator
 
 from cards.model import CardDef
-from engine import flow, triggers
+from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.state import CardInstance, Effect, GameState, Player, Window
 from engine.steady import memo
@@ -74,12 +74,44 @@ class Game:
         if not isinstance(player, str) or player != decision.player:
             raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {shown(player)}'s")
         self.warnings = []
-        normalised = decision.check(answer)
+        try:
+            normalised = decision.check(answer)
+        except Refused as err:
+            raise self.refusal_for(player, answer, err) from None
         self.history.append((player, normalised))
         if self.options.observer is not None:
             self.options.observer("answer", self, {"decision": decision, "player": player, "answer": normalised})
         self._step(normalised)
         self._answer_for_conceded()
+
+    def refusal_for(self, seat: str, answer: Any, err: Refused) -> Refused:
+        """``err`` as ``seat`` may read it: a card the answer names whose face the seat may not see
+        (another player's hand, a deck, a facedown card: engine.visibility) is called by its id, not
+        its title, so sending ids cannot reveal what they are."""
+        found: set[int] = set()
+
+        def walk(v: Any, depth: int) -> None:
+            if isinstance(v, bool) or depth > 4:
+                return
+            if isinstance(v, int):
+                if v in self.state.cards:
+                    found.add(v)
+            elif isinstance(v, (list, tuple)):
+                for x in v[:1000]:
+                    walk(x, depth + 1)
+            elif isinstance(v, dict):
+                for k, x in list(v.items())[:1000]:
+                    walk(k, depth + 1)
+                    walk(x, depth + 1)
+
+        walk(answer, 0)
+        hidden = {self.name(c): c for c in sorted(found) if not visibility.may_see(self, seat, c)}
+        if not hidden:
+            return err
+        text = str(err)
+        for title in sorted(hidden, key=len, reverse=True):
+            text = text.replace(title, f"card {hidden[title]}")
+        return Refused(text)
 
     def concede(self, name: str) -> None:
         """``name`` concedes. When one other player is left, that player wins at once; with more,

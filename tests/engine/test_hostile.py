@@ -38,6 +38,7 @@ from engine.invariants import check_invariants
 from engine.manual import TOOLS
 from engine.players import RandomPlayer
 from engine.replay import replay
+from engine.visibility import may_see, visible_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 LCG_JSON = ROOT.parent / "shared" / "data" / "agot1-lcg-cards.json"
@@ -48,7 +49,7 @@ SKIP = 150            # legal decisions before the window: 0 to this many
 HOSTILE_PER_DECISION = (1, 3)
 TOTALS: dict[str, object] = {"games": 0, "decisions": 0, "hostile": 0, "refused": 0, "accepted": 0,
                              "free_moves": 0, "signatures": set(), "messages": set(), "core_games": 0,
-                             "configs": set()}
+                             "configs": set(), "hidden_named": 0}
 HUGE = 10 ** 5000
 
 ANSWER_KEYS = sorted({k for fields in ANSWER_FIELDS.values() for k in fields})
@@ -253,13 +254,47 @@ def make_game(seed: int) -> tuple[Game, str]:
     return game, f"seed {seed}: {label}, {n} players, {ruleset}, {mode}, prompt_all {options.prompt_all}"
 
 
-def _refusal_changes_nothing(game: Game, d: Decision, digest: str, history: int, call, what, label: str):
+def _ids_in(game: Game, value) -> set[int]:
+    found: set[int] = set()
+
+    def walk(v, depth=0):
+        if isinstance(v, bool) or depth > 4:
+            return
+        if isinstance(v, int) and v in game.state.cards:
+            found.add(v)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x, depth + 1)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(k, depth + 1)
+                walk(x, depth + 1)
+
+    walk(value)
+    return found
+
+
+def leaked_titles(game: Game, seat: str, answer, message: str) -> list[str]:
+    """Titles of cards the answer names that ``seat`` may not see, found in the refusal's message (a title
+    the seat can see on another card is no secret)."""
+    ids = _ids_in(game, answer)
+    seen = {game.name(c) for c in visible_cards(game, seat)}
+    return [game.name(c) for c in ids if not may_see(game, seat, c) and game.name(c) not in seen
+            and game.name(c) in message]
+
+
+def _refusal_changes_nothing(game: Game, d: Decision, digest: str, history: int, call, what, label: str,
+                             seat: str | None = None):
     """Send one hostile answer (or move); if refused, check that nothing changed. True if accepted."""
     try:
         call()
     except Refused as err:
         message = str(err)
         assert message and len(message) < 1000, f"{label}: refusal message {message[:200]!r}..."
+        if seat is not None:
+            leaked = leaked_titles(game, seat, what, message)
+            assert not leaked, f"{label}: refusing {shown(what)} named hidden cards {leaked}: {message}"
+            TOTALS["hidden_named"] += any(not may_see(game, seat, c) for c in _ids_in(game, what))
         TOTALS["refused"] += 1
         TOTALS["messages"].add(message.split(":")[0][:40])
         assert game.advance() is d, f"{label}: a refused {shown(what)} closed the decision"
@@ -307,7 +342,9 @@ def hostile_game(seed: int) -> dict:
                     call = (lambda w=who, a=what: game.answer(w, a))
                 hostile += 1
                 TOTALS["signatures"].add(signature(what))
-                accepted = _refusal_changes_nothing(game, d, digest, history, call, what, f"{label}, decision {decisions}")
+                accepted = _refusal_changes_nothing(game, d, digest, history, call, what, f"{label}, decision {decisions}",
+                                                    who if isinstance(who, str) and who in game.state.player_names
+                                                    and not (isinstance(what, dict) and "concede" in what) else None)
                 if accepted:
                     problems = check_invariants(game)
                     assert not problems, f"{label}: invariants after accepting {shown(what)}: {problems}"
@@ -345,7 +382,8 @@ def test_hostile_totals():
           f"{len(TOTALS['configs'])} configurations), {TOTALS['decisions']} decisions, "
           f"{TOTALS['hostile']} hostile answers and moves ({TOTALS['free_moves']} free moves): "
           f"{TOTALS['refused']} refused, {TOTALS['accepted']} legal after all; "
-          f"{len(TOTALS['signatures'])} distinct signatures, {len(TOTALS['messages'])} kinds of refusal")
+          f"{len(TOTALS['signatures'])} distinct signatures, {len(TOTALS['messages'])} kinds of refusal; "
+          f"{TOTALS['hidden_named']} refusals of answers naming a hidden card, none naming it")
     assert TOTALS["games"] >= 100 or GAMES < 100
     assert TOTALS["refused"] > 5 * TOTALS["games"]
     assert len(TOTALS["signatures"]) > 200
@@ -355,12 +393,15 @@ def test_hostile_totals():
 # The shape check alone, on anything at all
 # ---------------------------------------------------------------------------
 
+def _containers(inner):
+    keys = st.sampled_from(ANSWER_KEYS) | st.integers()
+    return st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4) | st.tuples(inner)
+
+
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.integers(min_value=10 ** 4400, max_value=10 ** 4500)
     | st.floats() | st.text(max_size=300) | st.binary(max_size=4),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(ANSWER_KEYS) | st.integers(),
-                                                                 inner, max_size=4) | st.tuples(inner),
-    max_leaves=12)
+    _containers, max_leaves=12)
 
 
 @settings(max_examples=300, deadline=None)
