@@ -656,13 +656,14 @@ class TableView(QGraphicsView):
         self.setBackgroundBrush(QColor("#173a26"))
         self.zoomed = False
         scene.sceneRectChanged.connect(lambda _r: self.fit())
+        scene.setParent(self)  # the scene lives exactly as long as its view (a replaced table goes with both)
         # Item caches live in QPixmapCache (10 MB by default): 300 cards on a large screen need
         # more, or every repaint evicts and redraws them.
         QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), PIXMAP_CACHE_KB))
 
     def fit(self) -> None:
         """Scale the table to fit the view (unless the player zoomed in)."""
-        if not self.zoomed:
+        if not self.zoomed and self.scene() is not None:
             self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
     def resizeEvent(self, event) -> None:

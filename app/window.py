@@ -107,6 +107,10 @@ class TableWindow(QMainWindow):
             old.deleteLater()
         if self.scene is not None:
             self.scene.release()  # the image loader is the window's: it must not keep the old table
+        if getattr(self, "banner", None) is not None:  # it lived on the old table's view, deleted with it
+            self._banner_timer.stop()
+            self._banner_timer.deleteLater()
+            self.banner = None
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
             self.game_over_dialog = None
