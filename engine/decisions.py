@@ -220,7 +220,8 @@ class Either(Shape):
         if self.fits(value):
             return None
         for shape in self.shapes:  # a list (mapping) where one is meant: name its wrong item
-            if isinstance(shape, ListOf) and isinstance(value, list) or isinstance(shape, MapOf) and isinstance(value, dict):
+            if isinstance(shape, ListOf) and isinstance(value, list) or \
+                    isinstance(shape, MapOf) and isinstance(value, dict):
                 return shape.problem(value, where)
         return f"{where}: {self.what}, not {_kind(value)}"
 

@@ -342,9 +342,10 @@ def hostile_game(seed: int) -> dict:
                     call = (lambda w=who, a=what: game.answer(w, a))
                 hostile += 1
                 TOTALS["signatures"].add(signature(what))
-                accepted = _refusal_changes_nothing(game, d, digest, history, call, what, f"{label}, decision {decisions}",
-                                                    who if isinstance(who, str) and who in game.state.player_names
-                                                    and not (isinstance(what, dict) and "concede" in what) else None)
+                seat = who if isinstance(who, str) and who in game.state.player_names \
+                    and not (isinstance(what, dict) and "concede" in what) else None
+                accepted = _refusal_changes_nothing(game, d, digest, history, call, what,
+                                                    f"{label}, decision {decisions}", seat)
                 if accepted:
                     problems = check_invariants(game)
                     assert not problems, f"{label}: invariants after accepting {shown(what)}: {problems}"
