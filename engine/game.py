@@ -17,7 +17,45 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers
 from engine.decisions import Decision, GameEnded, GameOver, Refused
-from engine.state import CardInstance, Effect, GameState, Player, Window
+from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo
+
+
+def _derived(freeze=None, constants: bool = True):
+    """Cache a derived value of one card per state version (``engine.state.Version``): read again
+    before anything changes, it costs a dictionary lookup however many cards are in play. While
+    constants are being settled (GEN-06) a value that reads them is cached apart, per provisional
+    view of the table (``constants=False``: the value never reads constants)."""
+    def wrap(fn):
+        name = fn.__name__
+
+        def cached(self, card_id, *rest):
+            d = self.__dict__
+            if rest:
+                return fn(self, card_id, *rest)
+            if not constants:
+                table = memo(d)
+            elif "_constant_override" in d:
+                view = d["_constant_override"]
+                held = d.get("_view_memo")
+                if held is None or held[0] is not view or held[1] != Version.n:
+                    held = d["_view_memo"] = (view, Version.n, {})
+                table = held[2]
+            elif d.get("_in_constants"):
+                table = memo(d).setdefault("printed view", {})
+            else:
+                table = memo(d)
+            key = (name, card_id)
+            try:
+                return table[key]
+            except KeyError:
+                value = fn(self, card_id)
+                if freeze is not None:
+                    value = freeze(value)
+                table[key] = value
+                return value
+        cached.__name__, cached.__doc__, cached.uncached = name, fn.__doc__, fn
+        return cached
+    return wrap
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
@@ -197,7 +235,15 @@ class Game:
 
     def in_play_cards(self, name: str) -> list[int]:
         """Every card ``name`` controls in play, attachments included (not duplicates), and the
-        attachments on his House card (which is in play too, ZON-04)."""
+        attachments on his House card (which is in play too, ZON-04). Cached per state version."""
+        table = memo(self.__dict__)
+        key = ("in_play_cards", name)
+        found = table.get(key)
+        if found is None:
+            found = table[key] = self._in_play_cards(name)
+        return list(found)
+
+    def _in_play_cards(self, name: str) -> list[int]:
         p = self.player(name)
         out = list(self.card(p.house_card).attachments) if p.house_card is not None else []
         for p in self.state.players:
@@ -213,6 +259,7 @@ class Game:
     def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
         return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
 
+    @_derived(None, constants=False)
     def card_type(self, card_id: int) -> str:
         """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
         if self.state.cards[card_id].zone == "attached":
@@ -226,6 +273,7 @@ class Game:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
         return triggers.constant_modifiers(self, card_id)
 
+    @_derived(None)
     def strength(self, card_id: int) -> int:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03)."""
         base = self.defn(card_id).strength or 0
@@ -252,6 +300,7 @@ class Game:
                 counts[v] = counts.get(v, 0) - 1
         return {v for v, n in counts.items() if n > 0 and (values is None or v in values)}
 
+    @_derived(frozenset)
     def icons(self, card_id: int) -> set[str]:
         return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
                             "remove_icons", ("military", "intrigue", "power"))
@@ -260,6 +309,7 @@ class Game:
         c = self.state.cards[card_id]
         return c.facedown and c.zone == "attached" and self.state.phase != "setup"
 
+    @_derived(None)
     def is_blank(self, card_id: int, constants: list[dict] | None = None) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
@@ -270,6 +320,7 @@ class Game:
         mods = self._constants(card_id) if constants is None else constants
         return any(m.get("blank") for m in mods)
 
+    @_derived(frozenset)
     def keywords(self, card_id: int) -> set[str]:
         printed = set() if self.is_blank(card_id) else set(self.defn(card_id).keywords)
         return self._netted(card_id, printed, "keyword+", "keyword-", "add_keywords", "remove_keywords")
@@ -280,6 +331,7 @@ class Game:
             return 0
         return getattr(self.defn(card_id), what)
 
+    @_derived(frozenset)
     def traits(self, card_id: int) -> set[str]:
         printed = set() if self.is_facedown_attachment(card_id) else set(self.defn(card_id).traits)
         return self._netted(card_id, printed, "trait+", "trait-", "add_traits", "remove_traits")

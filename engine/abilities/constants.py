@@ -9,6 +9,7 @@ from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
+from engine.state import Version
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -70,12 +71,18 @@ def _fingerprint(g: Game) -> tuple:
             ch.resolved, ch.ended) if ch else None
     effects = tuple((e.target, e.stat, e.value) for e in st.effects)
     gold = tuple(p.gold for p in st.players)
-    return st.phase, chal, cards, atts, plots, hands, effects, gold
+    piles = tuple((tuple(p.discard), tuple(p.dead), len(p.deck), len(p.plot_deck), tuple(p.used_plots),
+                   p.drawn_this_round, tuple(p.challenges_made), p.limited_played, p.eliminated)
+                  for p in st.players)
+    table = (st.round, st.first_player, st.active_player, tuple(sorted(st.counters.items())),
+             tuple(tuple(sorted(x.items())) for x in st.granted), len(st.reducers))
+    return st.phase, chal, cards, atts, plots, hands, effects, gold, piles, table
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
     """Constant abilities in play that modify ``target`` now (recalculated whenever the table
-    changes, EFF-06). The whole map is cached against a fingerprint of the table."""
+    changes, EFF-06). The whole map is cached against the state version (``engine.state.Version``:
+    bumped by every change to the table), so a read costs a lookup however many cards are in play."""
     override = g.__dict__.get("_constant_override")
     if override is not None:
         return override.get(target, [])  # while settling which constants apply (GEN-06)
@@ -83,18 +90,30 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
         return []  # a constant that reads a derived value does not see constants meanwhile
     if not _constant_keys(g):
         return []
-    key = _fingerprint(g)
+    return constant_map(g).get(target, [])
+
+
+def constant_map(g: Game) -> dict[int, list[dict]]:
+    """Every card a constant ability modifies now, with its modifiers. Cached per state version; when
+    the version moved on, the constants are settled again only if something they can read changed
+    (``_fingerprint``), as most changes (a pass, a log line, a gate) leave them as they were."""
+    key = Version.n
     cached = g.__dict__.get("_constant_cache")
-    if cached is None or cached[0] != key:
-        g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
-        try:
-            constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
-                         for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
-        finally:
-            g.__dict__["_in_constants"] = False
-        cached = (key, _settle_constants(g, constants))
-        g.__dict__["_constant_cache"] = cached
-    return cached[1].get(target, [])
+    if cached is not None and cached[0] == key:
+        return cached[2]
+    fp = _fingerprint(g)
+    if cached is not None and cached[1] == fp:
+        g.__dict__["_constant_cache"] = (key, fp, cached[2])
+        return cached[2]
+    g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
+    try:
+        constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
+                     for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
+    finally:
+        g.__dict__["_in_constants"] = False
+    cached = (key, fp, _settle_constants(g, constants))
+    g.__dict__["_constant_cache"] = cached
+    return cached[2]
 
 
 def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
@@ -170,10 +189,13 @@ def terminal_holds(g: Game, cid: int) -> bool:
 
 def terminal_victims(g: Game) -> list[int]:
     """Characters in play, not already moribund, whose terminal condition holds now."""
-    if not any(e.stat == "terminal" for e in g.state.effects) and not g.__dict__.setdefault(
-            "_has_terminal", any(isinstance(a, dict) and (a.get("terminal") or isinstance(a.get("modify"), dict)
-                                                          and a["modify"].get("terminal"))
-                                 for d in g.pool.values() for a in d.abilities)):
+    has = g.__dict__.get("_has_terminal")
+    if has is None:  # any card in the pool with a terminal condition (computed once)
+        has = g.__dict__["_has_terminal"] = any(
+            isinstance(a, dict) and (a.get("terminal") or isinstance(a.get("modify"), dict)
+                                     and a["modify"].get("terminal"))
+            for d in g.pool.values() for a in d.abilities)
+    if not has and not any(e.stat == "terminal" for e in g.state.effects):
         return []
     return [cid for p in g.state.players for cid in p.in_play
             if g.card(cid).moribund is None and terminal_holds(g, cid)]

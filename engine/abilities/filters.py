@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
+from engine.state import memo
 from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
                                        Words, filter_key)
 
@@ -222,6 +223,15 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
 
 
 def cards_in_play(g: Game) -> list[int]:
+    """Face-up cards in play with their attachments, seat order (cached per state version)."""
+    table = memo(g.__dict__)
+    found = table.get("cards_in_play")
+    if found is None:
+        found = table["cards_in_play"] = _cards_in_play(g)
+    return found
+
+
+def _cards_in_play(g: Game) -> list[int]:
     out = []
     for p in g.state.players:
         for cid in p.in_play:
