@@ -362,8 +362,8 @@ class Game:
             c.attached_to = None
         elif c.zone == "in_play":
             self.player(c.controller).in_play.remove(cid)
-        elif c.zone == "revealed_plot":
-            self.player(c.owner).revealed_plot = None
+        elif c.zone == "revealed_plot":  # its revealer's: the owner's, unless plot decks were switched
+            self.player(c.controller).revealed_plot = None
         elif c.zone == "played":
             self.player(c.owner).played.remove(cid)
         elif c.zone in ("deck", "hand", "discard", "dead", "plot_deck", "used_plots"):

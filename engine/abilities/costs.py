@@ -198,7 +198,7 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     if gold > g.spendable_gold(player):
         tokens = g.spendable_gold(player) - g.player(player).gold
         return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}" + \
-            (f" and {tokens} on cards" if tokens else "")
+            (f" and {tokens} on cards" if tokens else "") + " (COS-07 e)"
     for name, word in COSTS.items():
         if name not in ab.cost or name == "influence" and not influence:
             continue
