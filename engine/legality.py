@@ -455,3 +455,42 @@ def declare_tolls(g: Game, name: str, answer: dict) -> list:
         if cid in g.state.cards:
             found += triggers.tolls(g, "attack", card=cid)
     return [t for t in found if t[1] == name]
+
+
+# --- gold tokens (Tywin Lannister) ---
+
+def gold_of_answer(g: Game, name: str, answer: dict) -> int:
+    """The gold a marshal or trigger answer would make ``name`` pay (0 when it names nothing payable); the
+    table asks with it whether gold tokens pay first."""
+    try:
+        if "marshal" in answer:
+            cid = answer["marshal"]
+            if cid not in g.state.cards or answer.get("duplicate"):
+                return 0
+            return marshal_cost(g, name, cid, int(answer.get("x") or 0))
+        if "trigger" in answer:
+            cid = answer["trigger"]
+            abs_ = triggers.abilities(g, cid) if cid in g.state.cards else []
+            n = answer.get("ability", 1)
+            if not isinstance(n, int) or not 1 <= n <= len(abs_):
+                return 0
+            ab = abs_[n - 1]
+            gold = triggers._gold_cost(g, name, cid, ab, int(answer.get("x") or 0))
+            if ab.cost.get("gold_target_cost"):
+                gold += sum(g.defn(t).cost or 0 for t in answer.get("targets") or [] if t in g.state.cards)
+            return gold
+    except (TypeError, ValueError):
+        return 0
+    return 0
+
+
+def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] | None:
+    """(cost, pool first: gold from tokens, tokens first: gold from tokens) when ``name`` could pay the answer's
+    gold either from his pool first or from his gold tokens first and the two differ; else None."""
+    cost = gold_of_answer(g, name, answer)
+    pool = g.player(name).gold
+    tokens = g.spendable_gold(name) - pool
+    if not cost or not tokens or cost > pool + tokens:
+        return None
+    pool_first, tokens_first = max(0, cost - pool), min(cost, tokens)
+    return (cost, pool_first, tokens_first) if pool_first != tokens_first else None

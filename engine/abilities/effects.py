@@ -1377,16 +1377,16 @@ def _switch_partner(g, arg, ctx) -> str | None:
     return next((n for n in found if n != ctx.player and not g.player(n).eliminated), None)
 
 
-@effect("switch_plots", Words("target", "opponent"), "until the end of the round you and the player (the chosen "
-        "player, or your opponent) switch plot decks and used piles: each reveals his plots from, and puts his "
-        "used plots into, the other's (PLT-04 rotation too; plots still go back to their owners' piles); each "
-        "may look at the plot deck he uses", possible=lambda g, e, ctx: _switch_partner(g, e["switch_plots"], ctx)
-        is not None)
+@effect("switch_plots", Words("target", "opponent"), "for the rest of the round you and the player (the chosen "
+        "player, or your opponent) use each other's plot deck and used pile as your own: each chooses his plots from "
+        "the other's plot deck (and may look at it), and PLT-04 rotation returns the used pile he uses to it; a plot "
+        "he reveals is his while revealed, and goes to its owner's used pile (ZON-10). It ends as the round ends",
+        possible=lambda g, e, ctx: _switch_partner(g, e["switch_plots"], ctx) is not None)
 def _switch_plots(g, e, arg, ctx):
     other = _switch_partner(g, arg, ctx)
     if other is None:
         return False
     g.state.plot_swaps.append([ctx.player, other])
-    g.log(f"{ctx.player} and {other} switch plot decks and used piles until the end of the round "
+    g.log(f"{ctx.player} and {other} switch plot decks and used piles for the rest of the round "
           f"({g.name(ctx.source)})")
     return True
