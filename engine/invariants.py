@@ -24,7 +24,8 @@ What is checked:
 - gold and power are never negative; ``drawn_this_round`` never exceeds the
   draw cap of 3 (DRW-03);
 - ``Game.total_power`` equals House power plus power on the characters the
-  player controls in play (C-19), counted independently here;
+  player controls in play (C-19), counted independently here (House power alone
+  while a card says his characters' power does not count: Melisandre);
 - no player has two face-up, non-duplicate copies of one unique title in play
   (UNQ-01);
 - the winner is a player's name or ``draw``, once set it stays set (a per-game
@@ -35,6 +36,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from engine import triggers
 from engine.state import PILE_ZONES, ZONES
 
 if TYPE_CHECKING:
@@ -187,6 +189,8 @@ def check_invariants(game: "Game") -> list[str]:
             bad(f"{p.name} has no House card")
         house = cards[p.house_card].power if p.house_card in cards else 0
         expected = house + on_characters[p.name]
+        if triggers.prohibited(game, p.name, "character_power") is not None:
+            expected = house  # Melisandre: power on his characters does not count (GEN-01)
         try:
             computed = game.total_power(p.name)
         except Exception as err:  # noqa: BLE001 - report, don't crash the checker
