@@ -519,8 +519,22 @@ def paint_marks(p: QPainter, face: CardFace, *, selected: bool = False, eligible
         p.setPen(QColor("#3a2400"))
         p.setFont(card_font(8.5, bold=True))
         p.drawText(badge, Qt.AlignmentFlag.AlignCenter, "BY HAND")
-    if face.tokens and not face.hidden:
-        label = " ".join(f"{n}\u00d7{name}" for name, n in face.tokens)
+    gold = dict(face.tokens).get("gold", 0) if not face.hidden else 0
+    if gold:
+        # gold tokens on the card (Tywin Lannister): a gold coin left of the power disc, N on it
+        coin = QRectF(CARD_W - 60, CARD_H - 30, 26, 26)
+        p.setPen(QPen(QColor("#6b4a00"), 2))
+        p.setBrush(QColor("#f2c230"))
+        p.drawEllipse(coin)
+        p.setPen(QPen(QColor("#b8860b"), 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(coin.adjusted(3, 3, -3, -3))
+        p.setPen(QColor("#3a2400"))
+        p.setFont(card_font(12, bold=True))
+        p.drawText(coin, Qt.AlignmentFlag.AlignCenter, str(gold))
+    others = tuple((name, n) for name, n in face.tokens if name != "gold")
+    if others and not face.hidden:
+        label = " ".join(f"{n}\u00d7{name}" for name, n in others)
         tag = QRectF(4, CARD_H - 80, CARD_W - 8, 16)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(20, 60, 30, 210))

@@ -93,6 +93,8 @@ class SeatInfo:
     computer: bool
     eliminated: bool
     viewer: bool
+    gold_on_cards: int = 0
+    """Gold tokens on cards he may spend as if in his pool (Tywin Lannister)."""
 
 
 class SeatHeader(QGraphicsItem):
@@ -146,7 +148,8 @@ class SeatHeader(QGraphicsItem):
         if info.eliminated:
             put("ELIMINATED", 13, True, QColor("#b00"))
         put(f"Power {info.power}/15", 15, True)
-        put(f"Gold {info.gold}", 15, True, QColor("#7a5a00") if info.deciding else QColor("#ffd35c"))
+        gold = f"Gold {info.gold}" + (f" +{info.gold_on_cards} on cards" if info.gold_on_cards else "")
+        put(gold, 15, True, QColor("#7a5a00") if info.deciding else QColor("#ffd35c"))
         put(f"Income {info.income}", 13)
         put(f"Initiative {info.initiative}", 13)
         put(f"Claim {info.claim}", 13)
@@ -348,7 +351,8 @@ class TableScene(QGraphicsScene):
             name=name, house=p.house, power=g.total_power(name), gold=p.gold, income=g.income(name),
             initiative=g.initiative(name), claim=g.claim(name), drawn=p.drawn_this_round, hand=len(p.hand),
             first_player=g.state.first_player == name, deciding=deciding == name,
-            computer=name in ctl.computers, eliminated=p.eliminated, viewer=is_viewer and name == ctl.viewer))
+            computer=name in ctl.computers, eliminated=p.eliminated, viewer=is_viewer and name == ctl.viewer,
+            gold_on_cards=g.spendable_gold(name) - p.gold))
 
     def _center_text(self) -> tuple[str, str]:
         g = self.game

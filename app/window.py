@@ -166,6 +166,9 @@ class TableWindow(QMainWindow):
         ctl.privacy_needed.connect(self.hand_over)
         ctl.browse_requested.connect(self.browse)
         ctl.influence_requested.connect(self.prompt.open_picker)
+        ctl.ask_gold_tokens = lambda cost, from_tokens: self.ask(
+            "Pay gold", f"Pay {cost} gold: spend {from_tokens} of it from the gold on your cards first? "
+                        f"(No: your gold pool pays first.)")
         ctl.seat_changed.connect(self.forget_seat)
         self.privacy.taken.connect(ctl.reveal)
         self.scene.card_hovered.connect(self.preview_card)

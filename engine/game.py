@@ -414,8 +414,8 @@ class Game:
             c.attached_to = None
         elif c.zone == "in_play":
             self.player(c.controller).in_play.remove(cid)
-        elif c.zone == "revealed_plot":
-            self.player(c.owner).revealed_plot = None
+        elif c.zone == "revealed_plot":  # its revealer's: the owner's, unless plot decks were switched
+            self.player(c.controller).revealed_plot = None
         elif c.zone == "played":
             self.player(c.owner).played.remove(cid)
         elif c.zone in ("deck", "hand", "discard", "dead", "plot_deck", "used_plots"):
@@ -425,8 +425,10 @@ class Game:
 
     def move_to_pile(self, cid: int, zone: str, *, top: bool = True) -> None:
         """Put a card into its owner's pile. Discard/dead piles grow at the end (their top)."""
-        self._detach_from_location(cid)
         c = self.card(cid)
+        if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
+            self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
             pile.insert(0 if top else len(pile), cid)
@@ -697,3 +699,79 @@ class Game:
     def abilities(self, card_id: int) -> list:
         """The card's abilities now (printed, blanked, gained): for effects that read another card's."""
         return triggers.abilities(self, card_id)
+
+    # --- gold tokens on cards (Tywin Lannister) ---
+    def gold_tokens(self, name: str) -> list[tuple[int, int]]:
+        """(card, gold) for the gold tokens ``name`` may spend as if they were in his gold pool: those on
+        cards in play he controls with a ``spend_gold`` constant whose condition holds (a blanked card's
+        gold stays on it but cannot be spent)."""
+        out = []
+        for cid in self.player(name).in_play:
+            n = self.card(cid).tokens.get("gold", 0)
+            if n > 0 and triggers.spends_gold(self, cid):
+                out.append((cid, n))
+        return out
+
+    def spendable_gold(self, name: str) -> int:
+        """The gold ``name`` can spend now: his gold pool plus the gold tokens he may spend as if in it."""
+        return self.player(name).gold + sum(n for _, n in self.gold_tokens(name))
+
+    def gold_tokens_problem(self, name: str, cost: int, from_tokens: int | None) -> str | None:
+        """Why ``name`` cannot pay ``cost`` gold taking ``from_tokens`` of it from gold tokens (None: pool
+        first, then tokens), or None."""
+        tokens = sum(n for _, n in self.gold_tokens(name))
+        pool = self.player(name).gold
+        if from_tokens is None:
+            return None if cost <= pool + tokens else f"gold: {cost} needed; {name} has {pool}" + \
+                (f" and {tokens} on cards" if tokens else "")
+        if isinstance(from_tokens, bool) or not isinstance(from_tokens, int) or from_tokens < 0:
+            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards)"
+        if from_tokens > tokens:
+            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards"
+        if from_tokens > cost:
+            return f"gold_tokens: the payment is only {cost} gold"
+        if cost - from_tokens > pool:
+            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool}"
+        return None
+
+    def spend_gold(self, name: str, cost: int, from_tokens: int | None = None) -> int:
+        """Pay ``cost`` gold (what there is, up to it: advise mode may underpay): ``from_tokens`` of it from
+        the gold tokens he may spend (cards in seat order), the rest from his pool; without ``from_tokens``
+        the pool pays first and the tokens the rest. Returns the gold paid."""
+        p = self.player(name)
+        sources = self.gold_tokens(name)
+        if from_tokens is None:
+            from_pool = min(cost, p.gold)
+            from_tokens = min(cost - from_pool, sum(n for _, n in sources))
+        else:
+            from_tokens = min(from_tokens, cost, sum(n for _, n in sources))
+            from_pool = min(cost - from_tokens, p.gold)
+        p.gold -= from_pool
+        left = from_tokens
+        for cid, n in sources:
+            take = min(n, left)
+            if take:
+                c = self.card(cid)
+                c.tokens["gold"] = n - take
+                if not c.tokens["gold"]:
+                    del c.tokens["gold"]
+                self.log(f"{name} spends {take} gold from {self.name(cid)}")
+                left -= take
+        return from_pool + from_tokens
+
+    def place_gold(self, cid: int, amount: int) -> None:
+        """Take gold from the treasury and place it on a card as gold tokens."""
+        c = self.card(cid)
+        c.tokens["gold"] = c.tokens.get("gold", 0) + amount
+        self.log(f"{amount} gold from the treasury is placed on {self.name(cid)} ({c.tokens['gold']} on it)")
+
+    # --- plot decks switched between players (Varys) ---
+    def plot_holder(self, name: str) -> str:
+        """The player whose plot deck and used pile ``name`` uses now as his own: himself, unless an effect
+        switched them with another player's until the end of the round (``state.plot_swaps``)."""
+        return self.state.plot_holder(name)
+
+    def plot_piles(self, name: str) -> Player:
+        """The Player whose ``plot_deck`` and ``used_plots`` lists are ``name``'s own now."""
+        return self.player(self.plot_holder(name))
+

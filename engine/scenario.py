@@ -41,12 +41,14 @@ START_KEYS = {"round", "phase", "first_player", "shuffle", "players"}
 PLAYER_KEYS = {"house", "house_kneeling", "house_attachments", "agenda", "house_power", "gold",
                "revealed_plot", "plot_deck", "used_plots", "hand", "deck", "discard", "dead", "in_play",
                "drawn_this_round", "limited_played"}
-ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachments", "duplicates", "facedown"}
+ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachments", "duplicates", "facedown",
+              "gold_tokens"}
 STEP_KEYS = {"until", "expect", "say"}
 COMMAND_KEYS = {
     "plot": set(), "first_player": set(), "setup": {"attach", "duplicates"},
-    "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
-    "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x", "gate_card"},
+    "marshal": {"duplicate", "attach_to", "x", "gold_tokens"}, "challenge": {"against", "attackers"}, "stealth": set(),
+    "defend": set(), "choose": set(), "order": set(),
+    "trigger": {"ability", "targets", "pay", "x", "gate_card", "gold_tokens"},
     "duplicate_save": set(),
     # card text by hand (engine/manual.py): an extension of the scenario format
     "by_hand": {"paragraph", "cost", "targets", "removes", "save", "cancel", "gate"},
@@ -57,7 +59,8 @@ COMMAND_KEYS = {
 EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eliminated", "power", "house_power",
                "card_power", "gold", "initiative", "hand_size", "deck_size", "discard_size", "dead_size",
                "drawn_this_round", "limited_played", "zone", "kneeling", "strength", "icons", "keywords", "traits",
-               "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log"}
+               "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log",
+               "gold_tokens", "plot_deck_of"}
 CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "winner", "unopposed"}
 DESTINATIONS = {"dead", "discard", "hand", "deck"}
 CHOICE_WORD = re.compile(r"^[a-z][a-z_]*$")
@@ -352,7 +355,7 @@ class _Loader:
             if ref is None:
                 raise ScenarioError(0, f"{where}: a card entry needs 'card'")
         d = self.card_def(ref, where)
-        for key in ("kneeling", "power", "attachments", "duplicates", "controller"):
+        for key in ("kneeling", "power", "attachments", "duplicates", "controller", "gold_tokens"):
             if key in extra:
                 raise ScenarioError(0, f"{where}.{key}: only cards in play take '{key}'; this card is in "
                                        f"the {zone.replace('_', ' ')}")
@@ -393,6 +396,9 @@ class _Loader:
                               power=self._int(extra, "power", 0, where),
                               facedown=bool(extra.get("facedown", False)))
         self._register(d, cid, extra, where)
+        gold_tokens = self._int(extra, "gold_tokens", 0, where)
+        if gold_tokens:
+            st.cards[cid].tokens["gold"] = gold_tokens
         if host is not None:
             st.cards[cid].zone = "attached"
             st.cards[cid].attached_to = host
@@ -529,6 +535,11 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"resolve": True}
     else:  # duplicate_save
         out = {"duplicate_save": refs.card(v, "duplicate_save")}
+    if cmd in ("marshal", "trigger") and body.get("gold_tokens") is not None:
+        # how much of the gold is paid with gold tokens on cards (Tywin Lannister); else the pool first
+        if not isinstance(body["gold_tokens"], int) or isinstance(body["gold_tokens"], bool):
+            raise ScenarioError(step, f"{cmd}.gold_tokens: expected a whole number, got {body['gold_tokens']!r}")
+        out["gold_tokens"] = body["gold_tokens"]
     return out, rejected
 
 
@@ -678,9 +689,9 @@ def _parse_condition(value: Any, refs: _Refs) -> dict:
 def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
     """Check every card and player named in an expectation now, so errors name the step."""
     card_maps = ("card_power", "zone", "kneeling", "strength", "icons", "keywords", "traits", "type", "owner",
-                 "controller", "attached_to", "duplicates")
+                 "controller", "attached_to", "duplicates", "gold_tokens")
     player_maps = ("power", "house_power", "gold", "initiative", "hand_size", "deck_size", "discard_size",
-                   "dead_size", "drawn_this_round", "limited_played")
+                   "dead_size", "drawn_this_round", "limited_played", "plot_deck_of")
     for key in card_maps:
         if key in value:
             if not isinstance(value[key], dict):
@@ -703,7 +714,7 @@ def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
                                                          or isinstance(value[key], bool)):
             raise ScenarioError(refs.step, f"expect.{key}: expected a whole number, got {value[key]!r}")
     for key in ("power", "house_power", "card_power", "gold", "initiative", "hand_size", "deck_size",
-                "discard_size", "dead_size", "drawn_this_round", "strength", "duplicates"):
+                "discard_size", "dead_size", "drawn_this_round", "strength", "duplicates", "gold_tokens"):
         for ref, v in (value.get(key) or {}).items():
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ScenarioError(refs.step, f"expect.{key}.{ref}: expected a whole number, got {v!r}")
@@ -794,6 +805,7 @@ def check_expectations(g: Game, expect: dict, refs: _Refs) -> list[str]:
         "dead_size": lambda n: len(g.player(n).dead),
         "drawn_this_round": lambda n: g.player(n).drawn_this_round,
         "limited_played": lambda n: g.player(n).limited_played,
+        "plot_deck_of": g.plot_holder,
     }
     for key, get in per_player.items():
         for name, want in (expect.get(key) or {}).items():
@@ -805,6 +817,7 @@ def check_expectations(g: Game, expect: dict, refs: _Refs) -> list[str]:
         "traits": lambda c: sorted(g.traits(c)), "type": g.card_type,
         "owner": lambda c: g.card(c).owner, "controller": lambda c: g.card(c).controller,
         "attached_to": lambda c: label(g.card(c).attached_to), "duplicates": lambda c: len(g.card(c).duplicates),
+        "gold_tokens": lambda c: g.card(c).tokens.get("gold", 0),
     }
     for key, get in per_card.items():
         for ref, want in (expect.get(key) or {}).items():

@@ -277,6 +277,9 @@ class GameState(Tracked):
     granted: list[dict] = field(default_factory=list)
     """Abilities enabled for a while by a card's own effect: {card, ability, player, until} (EFF-04)."""
     """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
+    plot_swaps: list[list[str]] = field(default_factory=list)
+    """Pairs of players who switched plot decks and used piles until the end of the round (Varys), in
+    the order the switches happened (``plot_holder``)."""
 
     _untracked = frozenset({"log", "windows"})
 
@@ -311,6 +314,18 @@ class GameState(Tracked):
         order = names[i:] + names[:i]
         return [n for n in order if not self.player(n).eliminated]
 
+    def plot_holder(self, name: str) -> str:
+        """The player whose plot deck and used pile ``name`` uses as his own now: himself, unless an
+        effect switched them with another player's (``plot_swaps``, until the end of the round)."""
+        holds = {p.name: p.name for p in self.players}
+        for a, b in self.plot_swaps:
+            holds[a], holds[b] = holds[b], holds[a]
+        return holds.get(name, name)
+
+    def plot_users(self, holder: str) -> list[str]:
+        """The players who use ``holder``'s plot deck and used pile now (empty when nobody does)."""
+        return [p.name for p in self.players if self.plot_holder(p.name) == holder]
+
     def left_of(self, name: str) -> str:
         order = self.clockwise_from(name)
         return order[1] if len(order) > 1 else order[0]
@@ -335,6 +350,8 @@ class GameState(Tracked):
             "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
             "shuffle": self.shuffle, "reducers": [dict(r) for r in self.reducers],
         }
+        if self.plot_swaps:  # absent when empty: older saves keep their digests
+            data["plot_swaps"] = [list(x) for x in self.plot_swaps]
         if self.revealed or self.looking:  # absent when empty: older saves keep their digests
             data["revealed"], data["looking"] = list(self.revealed), [dict(x) for x in self.looking]
         if data["challenge"]:
@@ -360,7 +377,8 @@ class GameState(Tracked):
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
             counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
             shuffle=data.get("shuffle", True), reducers=[dict(r) for r in data.get("reducers", [])],
-            revealed=list(data.get("revealed", [])), looking=[dict(x) for x in data.get("looking", [])],
+            revealed=list(data.get("revealed", [])),
+            plot_swaps=[list(x) for x in data.get("plot_swaps", [])], looking=[dict(x) for x in data.get("looking", [])],
         )
 
     def digest(self) -> str:

@@ -360,8 +360,7 @@ def pay_tolls(g: Game, found: list, chosen: str | None = None) -> None:
         to = payee or chosen or next(iter(g.opponents(payer)), None)
         if to is None:
             continue
-        given = min(n, g.player(payer).gold)
-        g.player(payer).gold -= given
+        given = g.spend_gold(payer, min(n, g.spendable_gold(payer)))  # gold tokens he may spend, too
         g.player(to).gold += given
         g.log(f"{payer} gives {to} {given} gold ({g.name(src)})")
 
@@ -383,6 +382,16 @@ def untargetable(g: Game, cid: int, source: int, player: str) -> bool:
         if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
             return True
     return False
+
+
+def spends_gold(g: Game, cid: int) -> bool:
+    """The card's own constant lets its controller spend the gold tokens on it as if they were in his
+    gold pool (``spend_gold``; Tywin Lannister), and its condition holds."""
+    c = g.card(cid)
+    if c.facedown or c.zone not in ("in_play", "attached"):
+        return False
+    return any(ab.kind == "constant" and ab.spend_gold and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
+               for ab in abilities(g, cid))
 
 
 def allowed(g: Game, what: str) -> bool:
@@ -407,7 +416,7 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
     if not found:
         return None
     need = gold_cost(g, player, cid, ab, x) + toll_total(found)
-    if need > g.player(player).gold:
+    if need > g.spendable_gold(player):
         return (f"gold: {g.name(cid)} needs {need} gold with what {g.name(found[0][0])} makes {player} give; "
-                f"{player} has {g.player(player).gold} (GEN-01)")
+                f"{player} has {g.spendable_gold(player)} (GEN-01)")
     return None

@@ -304,7 +304,7 @@ def _attached_to(g, cid, want, ctx):
 
 @filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool")
 def _cost_max_your_gold(g, cid, want, ctx):
-    return (g.defn(cid).cost or 0) <= g.player(ctx.player).gold
+    return (g.defn(cid).cost or 0) <= g.spendable_gold(ctx.player)  # gold tokens he may spend count
 
 
 # --- core-d additions ---

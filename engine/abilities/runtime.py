@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.abilities.costs import gold_cost, target_gold
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, payment, restriction_problem,
                                     split_pay)
 from engine.abilities.effects import control_problem
@@ -333,6 +334,13 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     if o.ability.cost.get("kneel_self") and o.card in pay:
         raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
     out = {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+    if answer.get("gold_tokens") is not None:  # how much of the gold gold tokens pay (Tywin Lannister)
+        gold = gold_cost(g, player, o.card, o.ability, x) + \
+            (target_gold(g, {"targets": targets}) if o.ability.cost.get("gold_target_cost") else 0)
+        problem = g.gold_tokens_problem(player, gold, answer["gold_tokens"])
+        if problem:
+            raise Refused(problem)
+        out["gold_tokens"] = answer["gold_tokens"]
     if step == "response" and o.gate_index is not None:
         out["gate"] = o.gate_index  # core-b
     return out
