@@ -20,7 +20,7 @@ from cards.search import QueryError, card_status, compile_query
 MIME = "application/x-maester-card"
 """Drag payload: the card's key (utf-8)."""
 
-COLUMNS = ("Name", "Type", "House", "Cost", "STR", "Icons", "Plot", "Traits", "Set", "Status")
+COLUMNS = ("Name", "Type", "House", "Cost", "STR", "Icons", "Plot", "Status", "Traits", "Set")
 """``Plot``: a plot's income/initiative/claim."""
 STATUS_LABELS = {"automated": "automated", "partial": "partial", "manual": "by hand"}
 STATUS_COLOURS = {"automated": "#2f6b2f", "partial": "#8a6100", "manual": "#9a2a1e"}
@@ -205,7 +205,7 @@ class CardBrowser(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for col, width in zip(range(len(COLUMNS)), (190, 70, 80, 40, 36, 40, 50, 120, 120, 74)):
+        for col, width in zip(range(len(COLUMNS)), (190, 70, 80, 40, 36, 40, 50, 74, 120, 130)):
             self.table.setColumnWidth(col, width)
         box.addWidget(self.table, 1)
         self._timer = QTimer(self)
@@ -348,8 +348,7 @@ class BrowserWindow(QMainWindow):
         split = QSplitter()
         split.addWidget(self.browser)
         split.addWidget(self.info)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setSizes([880, 420])
         self.setCentralWidget(split)
         self.browser.selected.connect(self.info.show_card)
         self.resize(1300, 800)

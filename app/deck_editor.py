@@ -292,6 +292,9 @@ class DeckEditor(QMainWindow):
         menu = self.menuBar().addMenu("&Deck")
         menu.addAction("&New deck", QKeySequence.StandardKey.New, self.new_deck)
         menu.addAction("&Open\u2026", QKeySequence.StandardKey.Open, self.open_deck)
+        self.fixed_menu = menu.addMenu("Open a &fixed deck")
+        self.fixed_menu.setToolTip("The starter decks of the imported AGoTDB card data (cards.deck.fixed_decks)")
+        self.fixed_menu.aboutToShow.connect(self._fill_fixed_menu)
         menu.addAction("&Save", QKeySequence.StandardKey.Save, self.save)
         menu.addAction("Save &as\u2026", QKeySequence.StandardKey.SaveAs, self.save_as)
         menu.addSeparator()
@@ -527,6 +530,18 @@ class DeckEditor(QMainWindow):
         if path:
             self.open_path(path)
 
+    def _fill_fixed_menu(self) -> None:
+        from cards.deck import FIXED_PREFIX, fixed_decks
+
+        self.fixed_menu.clear()
+        decks = fixed_decks(self.pool)
+        for fixed, _cards in decks:
+            self.fixed_menu.addAction(fixed.name, lambda n=fixed.name: self.may_discard() and
+                                      self.open_path(FIXED_PREFIX + n))
+        if not decks:
+            act = self.fixed_menu.addAction("none: import the AGoTDB card data first")
+            act.setEnabled(False)
+
     def open_path(self, path: str | Path) -> bool:
         """Read a deck file; a bad file is one message and the current deck stays as it was."""
         try:
@@ -537,6 +552,12 @@ class DeckEditor(QMainWindow):
         except OSError as err:
             self.tell("Open deck", f"This deck cannot be opened:\n{path}: {err.strerror or err}")
             return False
+        from cards.deck import FIXED_PREFIX
+
+        if str(path).startswith(FIXED_PREFIX):  # a fixed deck has no file: Save asks for one
+            self.set_deck(EditedDeck.of(deck), None, deck.notes)
+            self.fmt = "o8d"
+            return True
         self.set_deck(EditedDeck.of(deck), Path(path), deck.notes)
         self.fmt = "o8d" if Path(path).suffix.lower() in (".o8d", ".xml") else _detect_text_format(Path(path))
         return True

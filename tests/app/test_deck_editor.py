@@ -335,3 +335,23 @@ def test_browser_window_search_and_printings(qtbot):
     d.search("cost>=lots")
     assert "needs a whole number" in w.browser.status.text()
     assert w.browser.visible_cards() == shown
+
+
+def test_a_fixed_deck_opens_from_the_menu_without_a_file(qtbot):
+    from cards.model import CardDef, CardPool
+
+    pool = CardPool()
+    for n in range(1, 8):
+        pool.add(CardDef(key=f"p{n}", name=f"Invented Plot {n}", type="plot", income=4, printings=(f"Winter G{n}",)))
+    for n in range(8, 68):
+        pool.add(CardDef(key=f"c{n}", name=f"Invented Reaver {n}", type="character", house=("greyjoy",), cost=2,
+                         strength=2, printings=(f"Winter G{n}",)))
+    ed = DeckEditor(pools={"all": pool, "practice": pool})
+    qtbot.addWidget(ed)
+    ed.fixed_menu.aboutToShow.emit()
+    action = next(a for a in ed.fixed_menu.actions() if a.text() == "Winter Greyjoy starter")
+    action.trigger()
+    deck = ed.deck()
+    assert (deck.house, len(deck.plots), len(deck.cards)) == ("greyjoy", 7, 60)
+    assert ed.path is None and not ed.dirty
+    assert [p.rule for p in ed.problems] == []
