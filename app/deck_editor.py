@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QGridLayout, QGroupBox,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QCheckBox, QComboBox, QFileDialog, QGridLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QMainWindow, QMessageBox, QPushButton, QScrollArea, QSpinBox, QSplitter,
                                QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser,
@@ -406,17 +406,14 @@ class DeckEditor(QMainWindow):
             else:
                 rows = by_type[section]
                 title = f"{label} ({sum(n for _, n in rows)})"
-            head = QTreeWidgetItem([("" if section in ("house", "agenda") else ""), title])
+            head = QTreeWidgetItem(["", title])
             head.setData(0, SECTION_ROLE, section)
             font = head.font(1)
             font.setBold(True)
             head.setFont(1, font)
             head.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            head.setFirstColumnSpanned(False)
-            head.setBackground(1, QColor("#efe6d2"))
-            head.setBackground(0, QColor("#efe6d2"))
-            head.setBackground(2, QColor("#efe6d2"))
-            head.setBackground(3, QColor("#efe6d2"))
+            for col in range(4):
+                head.setBackground(col, QColor("#efe6d2"))
             self.tree.addTopLevelItem(head)
             for card, n in sorted(rows, key=lambda r: (r[0].cost if r[0].cost is not None else -1, r[0].name)):
                 cost = "X" if card.cost_x else ("" if card.cost is None else str(card.cost))
@@ -508,6 +505,12 @@ class DeckEditor(QMainWindow):
 
     def may_discard(self) -> bool:
         return not self.dirty or self.ask("Deck editor", "Discard the changes to this deck?")
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self.may_discard():
+            event.accept()
+        else:
+            event.ignore()
 
     def new_deck(self) -> None:
         if not self.may_discard():
@@ -820,7 +823,11 @@ class StatsPanel(QWidget):
         if not deck.cards:
             self.sim_summary.setText("The House deck is empty: nothing to simulate.")
             return
-        sim = simulate(deck, n=self.samples.value(), seed=self.seed.value(), rounds=5)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            sim = simulate(deck, n=self.samples.value(), seed=self.seed.value(), rounds=5)
+        finally:
+            QApplication.restoreOverrideCursor()
         self.simulation = sim
         self.sim_summary.setText(
             f"{sim.n:,} sampled setups (seed {sim.seed}): on average <b>{sim.mean_gold:.2f} gold</b> spent and "
