@@ -279,6 +279,10 @@ _FLAG: dict[str, Predicate] = {
 
 
 def _term(token: _Token) -> Predicate:
+    text = token.text
+    if token.kind == "word" and len(text) >= 2 and text.startswith('"') and text.endswith('"') \
+            and '"' not in text[1:-1]:
+        token = _Token("quoted", text[1:-1], token.pos)  # -"Exact Name"
     if token.kind == "quoted":
         phrase = " ".join(token.text.split()).casefold()
         if not phrase:

@@ -54,6 +54,7 @@ def keys(query: str) -> list[str]:
     ("dalt", ["k1", "k5"]),
     ('"ser dalt"', ["k1", "k5"]),
     ('"Ser"', []),                             # a quoted phrase is the exact title
+    ('t:character -"ser dalt"', ["k2", "k7"]),
     ("t:character h:stark", ["k1", "k2", "k5"]),
     ("t:char h:baratheon", ["k2"]),            # type prefix; a card of two Houses
     ("h:neutral", ["k3", "k4", "k6"]),
