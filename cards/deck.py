@@ -663,6 +663,10 @@ def _format_text(deck: Deck, pool: CardPool | None) -> str:
         out.append(f"House: {_house_title(deck.house)}")
     if deck.agenda is not None:
         out.append(f"Agenda: {_text_ref(deck.agenda, pool)}")
+    if deck.house_card is not None and pool is not None and deck.house and deck.house_card is not next(
+            (c for c in pool if c.type == "house" and _house_of(c) == deck.house), None):
+        # "House: X" reads back as the pool's first House card for X: name another printing
+        out += ["", "House card:", f"1x {_text_ref(deck.house_card, pool)}"]
     sections = _by_section(deck)
     for name in ("Plots", "Characters", "Locations", "Attachments", "Events"):
         if sections[name]:

@@ -15,6 +15,7 @@ Command line (exit 0 ok, 1 bad input, 2 usage)::
     python -m cards.pool import FILE   # first line: "<N> cards imported"
     python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
     python -m cards.pool show NAME     # one card as the engine sees it
+    python -m cards.pool search QUERY  # the cards a query matches (cards/search.py, docs/decks.md)
 
 Imported card text belongs to its publisher: it lives only in the user's data
 folder, never in the project.
@@ -347,6 +348,23 @@ def _cmd_show(args) -> int:
     return 0
 
 
+def _cmd_search(args) -> int:
+    from cards.search import QueryError, card_line, search
+
+    query = " ".join(args.query)
+    try:
+        found = search(default_pool(), query)
+    except QueryError as err:
+        raise DataError(f"cannot read the query {query!r}: {err.message} (at character {err.position + 1})",
+                        hint=err.hint or None) from None
+    for card in found[: args.limit] if args.limit else found:
+        print(card_line(card))
+    shown = min(len(found), args.limit) if args.limit else len(found)
+    more = f" (showing {shown}; --limit 0 shows all)" if shown < len(found) else ""
+    print(f"{len(found)} card{'' if len(found) == 1 else 's'} match{'es' if len(found) == 1 else ''}{more}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
@@ -362,10 +380,15 @@ def main(argv: list[str] | None = None) -> int:
     p_show = sub.add_parser("show", help="print one card as the engine sees it")
     p_show.add_argument("name", help="a card title or key")
     p_show.set_defaults(run=_cmd_show)
+    p_search = sub.add_parser("search", help="list the cards a query matches, e.g. "
+                                             "'t:character h:stark cost>=3 k:deadly' (docs/decks.md)")
+    p_search.add_argument("query", nargs="+", help="the query (quote it for the shell)")
+    p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
+    p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
-        print("python -m cards.pool: error: give a command (import or show)", file=sys.stderr)
+        print("python -m cards.pool: error: give a command (import, show or search)", file=sys.stderr)
         return 2
     try:
         return args.run(args)
