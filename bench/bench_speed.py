@@ -26,6 +26,7 @@ import importlib.util
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,21 +94,32 @@ def real_run(pool, players: int, games: int) -> tuple[int, float]:
 
 
 def board(pool, in_play: int):
-    """A 4-player Core game with ``in_play`` characters and locations put into play (setup done by
-    fiat: this measures reads, not rules)."""
-    decks = {n: core_deck(pool, h, 0) for n, h in zip(NAMES, HOUSES[4])}
+    """A 4-player Core game (two decks each) with ``in_play`` characters, locations and attachments
+    put into play by fiat, round the table (this measures reads, not rules)."""
+    decks = {}
+    for n, h in zip(NAMES, HOUSES[4]):
+        deck, extra = core_deck(pool, h, 0), core_deck(pool, h, 1)
+        decks[n] = replace(deck, cards=list(deck.cards) + list(extra.cards))
     game = new_game(decks, seed=0, options=Options())
     game.advance()
-    placed = []
+    placed: list[int] = []
+    hosts: dict[str, list[int]] = {n: [] for n in NAMES}
     while len(placed) < in_play:
         progressed = False
         for p in game.state.players:
             for cid in list(p.deck) + list(p.hand):
-                if game.defn(cid).type in ("character", "location"):
+                kind = game.defn(cid).type
+                if kind in ("character", "location"):
                     game.put_in_play(cid, p.name)
-                    placed.append(cid)
-                    progressed = True
-                    break
+                elif kind == "attachment" and hosts[p.name]:
+                    game.attach(cid, hosts[p.name][len(placed) % len(hosts[p.name])], p.name)
+                else:
+                    continue
+                if kind == "character":
+                    hosts[p.name].append(cid)
+                placed.append(cid)
+                progressed = True
+                break
             if len(placed) >= in_play:
                 break
         if not progressed:

@@ -70,13 +70,23 @@ def _fingerprint(g: Game) -> tuple:
     chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
             ch.resolved, ch.ended) if ch else None
     effects = tuple((e.target, e.stat, e.value) for e in st.effects)
-    gold = tuple(p.gold for p in st.players)
+    gold = tuple(p.gold for p in st.players) if _reads_gold(g) else None
     piles = tuple((tuple(p.discard), tuple(p.dead), len(p.deck), len(p.plot_deck), tuple(p.used_plots),
-                   p.drawn_this_round, tuple(p.challenges_made), p.limited_played, p.eliminated)
-                  for p in st.players)
-    table = (st.round, st.first_player, st.active_player, tuple(sorted(st.counters.items())),
-             tuple(tuple(sorted(x.items())) for x in st.granted), len(st.reducers))
+                   p.eliminated) for p in st.players)
+    # counters a condition or filter reads (plots_chosen, str_changed:N), with the phase serial
+    table = (st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
+                                           if k.startswith(("plots_chosen", "str_changed")))))
     return st.phase, chal, cards, atts, plots, hands, effects, gold, piles, table
+
+
+def _reads_gold(g: Game) -> bool:
+    """Whether a constant in the pool counts the gold in a pool (``for_each: your_gold``)."""
+    found = g.__dict__.get("_reads_gold")
+    if found is None:
+        found = g.__dict__["_reads_gold"] = any(
+            isinstance(a, dict) and a.get("kind") == "constant" and "your_gold" in repr(a)
+            for d in g.pool.values() for a in d.abilities)
+    return found
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
