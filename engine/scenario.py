@@ -576,7 +576,7 @@ def _tool_command(body: dict, refs: "_Refs", step: int) -> dict:
 def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
     """Read, check and build a scenario; raises ScenarioError (or DataError for unreadable files)."""
     path = str(path)
-    data = load_yaml_file(path)
+    data = load_yaml_file(path, kind="scenario")
     if not isinstance(data, dict):
         raise ScenarioError(0, "a scenario file is a mapping with format, title, start and steps")
     _check_keys(data, TOP_KEYS, 0, "scenario")

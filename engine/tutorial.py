@@ -61,7 +61,7 @@ def lessons(folder: Path | None = None) -> list[Lesson]:
     folder = folder or LESSONS_DIR
     out = []
     for path in sorted(folder.glob("*.yaml")):
-        data = load_yaml_file(str(path))
+        data = load_yaml_file(str(path), kind="scenario")
         tut = data.get("tutorial") or {}
         out.append(Lesson(path.stem, path, str(data.get("title", path.stem)), int(tut.get("order", 9999))))
     return sorted(out, key=lambda les: (les.order, les.name))

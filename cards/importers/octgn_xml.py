@@ -29,7 +29,7 @@ from typing import Any
 from xml.parsers import expat
 
 from cards.errors import DataError
-from cards.files import read_bytes
+from cards.files import MAX_DIGITS, no_doctype, read_bytes
 from cards.importers import ImportReport, place_icons
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
@@ -58,6 +58,7 @@ class _Card:
 def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
     """The set name and the cards of an OCTGN set XML (expat; line numbers kept)."""
     parser = expat.ParserCreate()
+    no_doctype(parser, file, "an OCTGN set file")
     stack: list[str] = []
     cards: list[_Card] = []
     state: dict[str, Any] = {"set": "", "prop": None, "buf": [], "saw_set": False, "saw_cards": False}
@@ -112,7 +113,7 @@ def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
 
 def import_octgn_xml(path: str | Path) -> tuple[CardPool, ImportReport]:
     """Import an OCTGN set XML file: the pool and a report of what was not understood."""
-    return octgn_pool_from_text(read_bytes(path), file=str(path))
+    return octgn_pool_from_text(read_bytes(path, "the set file", kind="card data"), file=str(path))
 
 
 def octgn_pool_from_text(text: str | bytes, *, file: str = "<xml>") -> tuple[CardPool, ImportReport]:
@@ -157,7 +158,7 @@ def _number(value: str) -> int | None | str:
     s = (value or "").strip()
     if s in ("", "-"):
         return None
-    if re.fullmatch(r"[+-]?\d+", s):
+    if re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, s):
         return int(s)
     return s
 
