@@ -159,6 +159,9 @@ def load_game(data: Mapping, pool: Any = None, *, verify: bool = True) -> Game:
     if data.get("version") != SAVE_VERSION:
         raise ReplayError(f"save version {data.get('version')!r} is not supported; this Maester reads "
                           f"version {SAVE_VERSION}")
+    from engine.save_schema import check_save  # every type checked before any is used
+
+    check_save(data)
     setup = data["setup"]
     if "decks" in setup:
         missing = [k for k in data.get("cards", []) if pool is None or pool.get(k) is None]
