@@ -140,9 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     size = args.size.partition("x")
-    if not (size[0].isdigit() and size[2].isdigit() and 200 <= int(size[0]) <= 10000
+    if not (size[0].isdigit() and size[2].isdigit() and len(size[0]) <= 6 and len(size[2]) <= 6 and 200 <= int(size[0]) <= 10000
             and 200 <= int(size[2]) <= 10000):
-        print(f"maester: --size {args.size!r}: expected WIDTHxHEIGHT in pixels, e.g. 1600x1000", file=sys.stderr)
+        from cards.errors import clip
+
+        print(f"maester: --size {clip(repr(args.size), 60)}: expected WIDTHxHEIGHT in pixels, e.g. 1600x1000", file=sys.stderr)
         return 2
     problem = platform_problem()
     if problem:

@@ -572,6 +572,8 @@ def _parse_xml(text: str, file: str) -> _Node:
         raise DataError(f"not well-formed XML: {expat.ErrorString(err.code)} (column {err.offset + 1})",
                         file=file, line=err.lineno,
                         hint="the file may be truncated or damaged; export the deck again") from None
+    except (LookupError, ValueError) as err:  # an unknown encoding declaration
+        raise DataError(f"cannot read the XML: {err}", file=file, line=1, hint="save the deck as UTF-8") from None
     return roots[0]
 
 

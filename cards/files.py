@@ -32,10 +32,10 @@ __all__ = ["DataError", "clip", "printable", "read_bytes", "decode_utf8", "read_
 MB = 1024 * 1024
 LIMITS = {
     "deck": 1 * MB,
-    "card yaml": 8 * MB,
+    "card yaml": 4 * MB,        # PyYAML reads about 200 KB a second
     "card data": 64 * MB,        # LCG .json (2 MB today), OCTGN .xml
     "card database": 512 * MB,   # AGoTDB .mdb
-    "scenario": 4 * MB,
+    "scenario": 1 * MB,
     "save": 64 * MB,
     "cache": 128 * MB,
     "lesson progress": 1 * MB,

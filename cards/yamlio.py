@@ -96,7 +96,7 @@ def _construct_sequence(loader: LineLoader, node: yaml.SequenceNode) -> LineList
 
 
 def _construct_int(loader: LineLoader, node: yaml.ScalarNode) -> int:
-    digits = sum(ch.isdigit() for ch in node.value)
+    digits = len(node.value.replace("_", "").lstrip("+-"))
     if digits > MAX_DIGITS:
         raise DataError(f"a number with {digits:,} digits (the limit is {MAX_DIGITS})",
                         line=node.start_mark.line + 1, hint="write a smaller number")

@@ -28,7 +28,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _name(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value.strip()) and len(value) <= MAX_NAME
+    return isinstance(value, str) and 0 < len(value.strip()) and len(value) <= MAX_NAME and value.isprintable()
 
 
 def _keys(value: Any, most: int) -> bool:

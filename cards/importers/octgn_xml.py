@@ -105,6 +105,9 @@ def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
     except expat.ExpatError as err:
         raise DataError(f"not well-formed XML: {expat.ErrorString(err.code)}", file=file,
                         line=err.lineno, hint="the file is damaged; export or download it again") from None
+    except (LookupError, ValueError) as err:  # an unknown encoding declaration
+        raise DataError(f"cannot read the XML: {err}", file=file, line=1,
+                        hint="save the file as UTF-8") from None
     if not state["saw_cards"]:
         raise DataError("the set file has no <cards> element", file=file, line=1,
                         hint="expected <set><cards><card ...>")
