@@ -136,6 +136,9 @@ def platform_problem(env: dict | None = None, find=None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cards.files import tolerant_console
+
+    tolerant_console()  # names printed with control characters escaped
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -253,6 +256,7 @@ def _tutorial(app, args: argparse.Namespace) -> int:
     from app.card_item import CardImages
     from app.tutorial import open_tutorial
     from app.window import TableWindow
+    from cards.errors import DataError
     from engine.scenario import ScenarioError
     from engine.tutorial import find_lesson
 
@@ -264,7 +268,7 @@ def _tutorial(app, args: argparse.Namespace) -> int:
     window = TableWindow(images=CardImages(args.images), computer_delay_ms=0)
     try:
         panel = open_tutorial(window, path)
-    except (ScenarioError, OSError, ValueError) as err:
+    except (ScenarioError, DataError, OSError, ValueError) as err:
         print(f"maester: cannot open the tutorial {path}: {err}", file=sys.stderr)
         return 2
     if args.screenshot:

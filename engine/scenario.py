@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.errors import DataError
-from cards.files import run_command
+from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
 from engine.builder import StateBuilder
@@ -996,6 +996,7 @@ def scenario_files(paths: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerant_console()
     args = list(sys.argv[1:] if argv is None else argv)
     verbose = "--verbose" in args
     args = [a for a in args if a != "--verbose"]

@@ -92,11 +92,19 @@ def progress_path() -> Path:
 
 def load_progress() -> dict:
     """``{lesson name: {"done": bool, "solved": n, "asked": n, "place": frame}}``; {} when none yet."""
-    try:
-        data = json.loads(progress_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    from cards.errors import DataError
+    from cards.files import read_json_file
+
+    if not progress_path().exists():
         return {}
-    return dict(data.get("lessons", {})) if isinstance(data, dict) else {}
+    try:
+        data = read_json_file(progress_path(), kind="lesson progress")  # a regular file, under its limit
+    except DataError:
+        return {}
+    lessons = data.get("lessons") if isinstance(data, dict) else None
+    if not isinstance(lessons, dict):
+        return {}
+    return {str(k): v for k, v in lessons.items() if isinstance(v, dict)}
 
 
 def save_progress(name: str, **values: Any) -> None:
@@ -629,7 +637,24 @@ def main(argv: list[str] | None = None) -> int:
             mark = "done" if done.get(les.name, {}).get("done") else "    "
             print(f"{n:2d}. [{mark}] {les.name}: {les.title}")
         return 0
-    session = TutorialSession(find_lesson(args[0]))
+    from cards.errors import DataError
+    from cards.files import tolerant_console
+    from engine.scenario import ScenarioError
+
+    tolerant_console()
+    try:
+        path = find_lesson(args[0])
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        session = TutorialSession(path)
+    except ScenarioError as err:
+        print(f"error: {DataError(f'step {err.step}: {err.reason}', file=str(path))}", file=sys.stderr)
+        return 1
+    except DataError as err:
+        print(f"error: {err.located(str(path))}", file=sys.stderr)
+        return 1
     session.play_to_end()
     if "--print" in args:
         for i, f in enumerate(session.frames):

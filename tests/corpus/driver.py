@@ -51,7 +51,14 @@ def _preload() -> None:
     import cards.report  # noqa: F401
     import engine.replay  # noqa: F401
     import engine.scenario  # noqa: F401
+    import engine.tutorial  # noqa: F401
     from PySide6 import QtWidgets  # noqa: F401
+
+    import cards.overlay
+
+    cards.pool.practice_pool()  # the shipped data, read once for every child (each child reads the rest)
+    cards.overlay.load_ability_data()
+    cards.overlay.load_partial_notes()
 
 
 def _vm_bytes() -> int:
@@ -95,6 +102,8 @@ def _entry(command: str):
         from engine.scenario import main
     elif command == "maester":
         from app.main import main
+    elif command == "tutorial":
+        from engine.tutorial import main
     else:
         raise ValueError(command)
     return lambda: run_command(main)
@@ -135,7 +144,8 @@ def _child(case: Case, home: Path, out: Path, err: Path, mem_limit: int) -> None
         os.environ["PYTHONIOENCODING"] = "utf-8"
         import cards.pool
 
-        cards.pool.clear_caches()
+        cards.pool._imported = cards.pool._default = None  # the user's cache is read by each child
+        cards.pool._reported.clear()
         sys.argv = [case.command] + list(case.args)
         try:
             if case.command == "call":

@@ -309,6 +309,8 @@ def make_corpus(root: Path) -> list[Case]:
         p = _write(d / "scenarios" / f"{name}.yaml", content)
         if via in ("both", "run"):
             add(f"scenario/{name}", "scenario", "scenario", [p], expect, **kw)
+        if via == "both" and expect == "error":
+            add(f"scenario/{name}-tutorial", "scenario", "tutorial", [p], expect, **kw)
         if via in ("both", "maester"):
             add(f"scenario/{name}-maester", "scenario", "maester",
                 ["--offscreen", "--no-autosave", "--scenario", p, "--screenshot", root / "shot.png"], expect, **kw)
@@ -333,9 +335,9 @@ def make_corpus(root: Path) -> list[Case]:
     scen("hand-1000", SCENARIO_OK.replace("      revealed_plot: Steady Plot\n      in_play",
                                           "      revealed_plot: Steady Plot\n      hand:\n" + "        - Sellsword\n" * 1000
                                           + "      in_play", 1), expect="ok", via="run")
-    scen("hand-50000-block", SCENARIO_OK.replace("      revealed_plot: Steady Plot\n      in_play",
+    scen("hand-5000-block", SCENARIO_OK.replace("      revealed_plot: Steady Plot\n      in_play",
                                                  "      revealed_plot: Steady Plot\n      hand:\n"
-                                                 + "      - S\n" * 50_000 + "      in_play", 1), via="run")
+                                                 + "      - S\n" * 5000 + "      in_play", 1), via="run")
     scen("gold-huge", SCENARIO_OK.replace("      house: lannister", "      house: lannister\n      gold: 10000000000000"), via="run")
     scen("power-negative", SCENARIO_OK.replace("{card: Sellsword, id: atk}", "{card: Sellsword, id: atk, power: -1}"), via="run")
     scen("seed-bigint", SCENARIO_OK + f"seed: {BIG_DIGITS}\n", via="run")
@@ -365,6 +367,11 @@ def make_corpus(root: Path) -> list[Case]:
         mention="fifo.yaml")
     add("scenario/dev-zero-maester", "scenario", "maester",
         ["--offscreen", "--no-autosave", "--scenario", "/dev/zero", "--screenshot", root / "s.png"], mention="/dev/zero")
+    add("scenario/fifo-tutorial", "scenario", "tutorial", [d / "scenarios" / "fifo.yaml"], mention="fifo.yaml")
+    for name, content in (("fifo", "fifo"), ("deep", b"[" * 100_000), ("lessons-list", b'{"lessons": [1]}'),
+                          ("huge", ("sparse", 50 * 1024 * 1024))):
+        cases.append(Case(f"scenario/tutorial-progress-{name}", "scenario", "tutorial", [], "ok",
+                          home_files={"tutorials.json": content}))
     add("scenario/huge-sparse", "scenario", "scenario", [_sparse(d / "scenarios" / "huge.yaml", 20 * 1024 * 1024)])
     add("scenario/missing-maester", "scenario", "maester",
         ["--offscreen", "--no-autosave", "--scenario", d / "scenarios" / "nope.yaml", "--screenshot", root / "s.png"],
@@ -454,6 +461,16 @@ def make_corpus(root: Path) -> list[Case]:
     cache("fifo", "fifo")
     cache("folder", "folder")
     cache("empty", b"")
+    escape_cache = json.dumps({"format": "maester-card-pool", "version": 1, "report": {}, "cards": [
+        {"name": f"{ESC}Wiper", "type": "character", "strength": 1, "cost": 1, "house": ["stark"],
+         "traits": [f"{ESC}T"], "text": f"{ESC}text", "source": "x"}]}).encode()
+    cases.append(Case("cache/show-escape-name", "pool cache", "pool", ["show", f"{ESC}Wiper"], "ok",
+                      home_files={"pool.json": escape_cache}, forbid=["\x1b"]))
+    cases.append(Case("cache/report-escape-name", "pool cache", "report", [], "ok",
+                      home_files={"pool.json": escape_cache}, forbid=["\x1b"]))
+    esc_deck = _write(d / "decks" / "escape-deck.txt", f"House: Stark\n3x {ESC}Wiper\n")
+    cases.append(Case("cache/deck-check-escape-name", "pool cache", "deck", ["check", str(esc_deck)], "error",
+                      "escape-deck", home_files={"pool.json": escape_cache}, forbid=["\x1b"]))
     cases.append(Case("cache/show-practice-card", "pool cache", "pool", ["show", "Lord Harlen Coldbrook"], "ok",
                       home_files={"pool.json": b"[" * 100_000}))
     cases.append(Case("cache/report-default", "pool cache", "report", [], "ok",
