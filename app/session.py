@@ -36,7 +36,8 @@ from cards.files import load_json_text, read_bytes, read_utf8
 from engine.decisions import GameOver
 from engine.game import Game, Options
 from engine.replay import SAVE_FORMAT, SAVE_VERSION, ReplayError, apply_history, save_game, start_from_spec
-from engine.replay import _decode as decode_answer  # the inverse of save_game's answer encoding
+from engine.replay import _decode as decode_answer
+from engine.save_schema import SaveShapeError, check_save  # the inverse of save_game's answer encoding
 
 TABLE_VERSION = 1
 AUTOSAVE_NAME = "autosave.json"
@@ -365,11 +366,9 @@ def read_json(path: str | Path) -> dict:
             isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)
             for e in history):
         raise fail("damaged: its answers are not a list of [player, answer] pairs")
-    from engine.save_schema import check_save
-
     try:
         check_save(data)
-    except ReplayError as err:
+    except SaveShapeError as err:
         raise fail(f"damaged: {err}") from None
     if table is not None:
         _check_table(table, fail)

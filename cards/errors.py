@@ -64,7 +64,7 @@ class DataError(Exception):
         if len(message) > MAX_MESSAGE:
             cut = len(message) - MAX_MESSAGE + 40
             message = f"{message[: MAX_MESSAGE // 2]}…[{cut:,} characters cut]…{message[-(MAX_MESSAGE // 2 - 40):]}"
-        hint = f" ({clip(self.hint, 300)})" if self.hint else ""
+        hint = f" ({clip(self.hint, 600)})" if self.hint else ""
         return f"{where}{fld}{message}{hint}"
 
     def located(self, file: str | None = None, line: int | None = None) -> "DataError":

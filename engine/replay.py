@@ -39,6 +39,7 @@ from engine.advise import free_move
 from engine.builder import DeckSpec, new_game
 from engine.decisions import GameOver, Refused
 from engine.game import Game, Options
+from engine.save_schema import SaveShapeError, check_save
 from engine.scenario import ScenarioError, load_scenario
 
 SAVE_FORMAT = "maester-save"
@@ -162,9 +163,10 @@ def load_game(data: Mapping, pool: Any = None, *, verify: bool = True) -> Game:
     if data.get("version") != SAVE_VERSION:
         raise ReplayError(f"save version {data.get('version')!r} is not supported; this Maester reads "
                           f"version {SAVE_VERSION}")
-    from engine.save_schema import check_save  # every type checked before any is used
-
-    check_save(data)
+    try:
+        check_save(data)  # every type checked before any is used
+    except SaveShapeError as err:
+        raise ReplayError(str(err)) from None
     setup = data["setup"]
     if "decks" in setup:
         missing = [k for k in data.get("cards", []) if pool is None or pool.get(k) is None]

@@ -2,7 +2,7 @@
 
 ``check_save(data)`` looks at every type a loader relies on (a mapping where a
 mapping is meant, a list of ``[player, answer]`` pairs, 2 to 4 decks of card
-keys, answers that decode) and raises ``ReplayError`` with one sentence naming
+keys, answers that decode) and raises ``SaveShapeError`` with one sentence naming
 the part that is wrong. It never builds a game; ``load_game`` and the table's
 ``app.session.read_save`` call it first, so a damaged save is one clear message
 and never a ``TypeError`` from deep inside the engine.
@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.replay import ReplayError
+
+
+class SaveShapeError(ValueError):
+    """A save whose parts do not have the types a save has (``engine.replay`` turns it into ``ReplayError``)."""
+
+
+ReplayError = SaveShapeError  # the name used below
 
 MAX_PLAYERS = 4
 MAX_NAME = 100
@@ -101,7 +107,7 @@ def check_setup(setup: Any) -> None:
 
 
 def check_save(data: Any) -> None:
-    """Raise ``ReplayError`` (one sentence) unless ``data`` has the shape of a save. The format and
+    """Raise ``SaveShapeError`` (one sentence) unless ``data`` has the shape of a save. The format and
     version are the caller's to check (their messages differ)."""
     if not isinstance(data, Mapping):
         raise ReplayError("it is not a mapping")

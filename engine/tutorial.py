@@ -33,7 +33,7 @@ from engine.decisions import Decision, GameOver, Refused
 from engine.explain import STEP_NAMES, STEP_RULES, Trail, event_info, explain, rule_line
 from engine.game import Game, Options
 from engine.replay import apply_history
-from engine.scenario import _Refs, check_expectations, condition_holds, load_scenario
+from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario
 from engine.state import GameState
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "tutorials"
@@ -639,7 +639,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from cards.errors import DataError
     from cards.files import tolerant_console
-    from engine.scenario import ScenarioError
 
     tolerant_console()
     try:
