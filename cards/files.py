@@ -26,7 +26,7 @@ from typing import Any
 from cards.errors import DataError, clip, printable
 
 __all__ = ["DataError", "clip", "printable", "read_bytes", "decode_utf8", "read_utf8", "load_json_text",
-           "read_json_file", "check_depth", "check_lines", "no_doctype", "tolerant_console", "run_command",
+           "read_json_file", "check_file", "check_depth", "check_lines", "no_doctype", "tolerant_console", "run_command",
            "MB", "LIMITS", "MAX_DEPTH", "MAX_DIGITS", "MAX_LINE"]
 
 MB = 1024 * 1024
@@ -57,11 +57,17 @@ def _size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def read_bytes(path: str | Path, what: str = "the file", *, limit: int | None = None,
-               kind: str | None = None) -> bytes:
-    """The bytes of a regular file no larger than ``limit`` (or ``LIMITS[kind]``; 64 MB when
-    neither is given). Missing, unreadable, special (FIFO, device, folder) or oversized files
-    are a ``DataError`` naming the file; nothing blocks and nothing huge is read."""
+def check_file(path: str | Path, what: str = "the file", *, limit: int | None = None,
+               kind: str | None = None) -> int:
+    """``read_bytes``'s checks without the reading (for files another library reads, such as an
+    AGoTDB ``.mdb``): the file's size, or a ``DataError``."""
+    fd, size = _open_checked(path, what, limit, kind)
+    os.close(fd)
+    return size
+
+
+def _open_checked(path: str | Path, what: str, limit: int | None, kind: str | None) -> tuple[int, int]:
+    """An open descriptor of a regular file under the limit (blocking again), and its size."""
     if limit is None:
         limit = LIMITS.get(kind or "", 64 * MB)
     file = str(path)
@@ -90,6 +96,26 @@ def read_bytes(path: str | Path, what: str = "the file", *, limit: int | None = 
             os.set_blocking(fd, True)
         except OSError:
             pass
+    except OSError as err:
+        os.close(fd)
+        raise DataError(f"cannot read {what}: {err.strerror or err}", file=file,
+                        hint="check the path and permissions") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st.st_size
+
+
+def read_bytes(path: str | Path, what: str = "the file", *, limit: int | None = None,
+               kind: str | None = None) -> bytes:
+    """The bytes of a regular file no larger than ``limit`` (or ``LIMITS[kind]``; 64 MB when
+    neither is given). Missing, unreadable, special (FIFO, device, folder) or oversized files
+    are a ``DataError`` naming the file; nothing blocks and nothing huge is read."""
+    if limit is None:
+        limit = LIMITS.get(kind or "", 64 * MB)
+    file = str(path)
+    fd, _size = _open_checked(path, what, limit, kind)
+    try:
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 * MB, limit + 1 - total))

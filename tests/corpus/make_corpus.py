@@ -211,6 +211,10 @@ def make_corpus(root: Path) -> list[Case]:
     add("json/fifo", "card json", "pool", ["import", _fifo(d / "json" / "fifo.json")])
     add("json/dev-zero", "card json", "pool", ["import", _symlink(d / "json" / "zero.json", "/dev/zero")])
     add("json/huge-sparse", "card json", "pool", ["import", _sparse(d / "json" / "huge.json", 100 * 1024 * 1024)])
+    add("json/mdb-fifo", "card json", "pool", ["import", _fifo(d / "json" / "fifo.mdb")])
+    add("json/mdb-dev-zero", "card json", "pool", ["import", _symlink(d / "json" / "zero.mdb", "/dev/zero")])
+    add("json/mdb-huge-sparse", "card json", "pool", ["import", _sparse(d / "json" / "huge.mdb", 600 * 1024 * 1024)])
+    add("json/mdb-garbage", "card json", "pool", ["import", _write(d / "json" / "garbage.mdb", b"\x00garbage" * 100)])
     add("json/missing", "card json", "pool", ["import", d / "json" / "nope.json"])
     add("json/unknown-kind", "card json", "pool", ["import", _write(d / "json" / "cards.csv", "a,b\n")])
 
