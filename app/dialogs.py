@@ -96,6 +96,11 @@ class GameSetup:
             sc = load_scenario(self.scenario, Options(prompt_all=True, mode=self.mode))
         except ScenarioError as err:
             raise DataError(f"step {err.step}: {err.reason}", file=self.scenario) from None
+        except DataError:
+            raise
+        except Exception as err:  # a bug of ours must still not print a traceback at the user
+            raise DataError(f"internal error while loading ({type(err).__name__}: {err})", file=self.scenario,
+                            hint="please report it with this file") from None
         self.names = sc.game.state.player_names
         sc.game.log(f"scenario: {sc.title}")
         return sc.game

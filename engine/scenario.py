@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.errors import DataError
-from cards.files import run_command
+from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
 from engine.builder import StateBuilder
@@ -66,6 +66,16 @@ DESTINATIONS = {"dead", "discard", "hand", "deck"}
 CHOICE_WORD = re.compile(r"^[a-z][a-z_]*$")
 ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
               "revealed_plot"}
+
+
+MAX_PILE = 1000
+"""The most cards a scenario may list in one pile (a hand, a deck, in play ...) of one player."""
+MAX_CARDS = 5000
+"""The most cards a scenario may create in all."""
+MAX_DUPLICATES = 10
+MAX_NUMBER = 1_000_000
+"""The largest gold, power, round ... a scenario may give."""
+MAX_NAME = 100
 
 
 class ScenarioError(Exception):
@@ -252,7 +262,11 @@ class _Loader:
         players = start.get("players")
         if not isinstance(players, dict) or not 2 <= len(players) <= 4:
             raise ScenarioError(0, "start.players: a mapping of 2 to 4 players")
-        names = [str(n) for n in players]
+        for n in players:
+            if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or not n.isprintable():
+                raise ScenarioError(0, f"start.players: a player's name is text of 1 to {MAX_NAME} characters "
+                                       f"(no control characters), got {str(n)[:40]!r}{_where(players, n)}; put the name in quotes")
+        names = list(players)
         phase = start.get("phase", "setup")
         if phase not in PHASES:
             raise ScenarioError(0, f"start.phase: '{phase}' is not a phase; use one of {', '.join(PHASES)}")
@@ -298,10 +312,11 @@ class _Loader:
             raise ScenarioError(0, f"{where}: '{value}' is a {d.type}, not a House card")
         return (d.house[0] if d.house else "neutral"), d
 
-    def _int(self, m: dict, key: str, default: int, where: str) -> int:
+    def _int(self, m: dict, key: str, default: int, where: str, most: int = MAX_NUMBER) -> int:
         v = m.get(key, default)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ScenarioError(0, f"{where}.{key}: expected a whole number of 0 or more, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > most:
+            shown = repr(v) if not isinstance(v, int) or abs(v) < 10 ** 12 else "a huge number"
+            raise ScenarioError(0, f"{where}.{key}: expected a whole number from 0 to {most:,}, got {shown}")
         return v
 
     def _list(self, m: dict, key: str, where: str) -> list:
@@ -310,6 +325,13 @@ class _Loader:
             return []
         if not isinstance(v, list):
             raise ScenarioError(0, f"{where}.{key}: expected a list")
+        if len(v) > MAX_PILE:
+            raise ScenarioError(0, f"{where}.{key}: {len(v):,} cards; a scenario lists at most {MAX_PILE:,} "
+                                   f"in one place")
+        self.created = getattr(self, "created", 0) + len(v)
+        if self.created > MAX_CARDS:
+            raise ScenarioError(0, f"{where}.{key}: more than {MAX_CARDS:,} cards in all; a scenario holds at most "
+                                   f"{MAX_CARDS:,}")
         return v
 
     def _player(self, name: str, m: dict, house_def: CardDef | None, names: list[str]) -> None:
@@ -407,7 +429,7 @@ class _Loader:
             st.player(controller).in_play.append(cid)
         for i, a in enumerate(self._list(extra, "attachments", where)):
             self._entry(a, listed_under, f"{where}.attachments[{i + 1}]", names, host=cid)
-        for _ in range(self._int(extra, "duplicates", 0, where)):
+        for _ in range(self._int(extra, "duplicates", 0, where, MAX_DUPLICATES)):
             dup = self.b.new_card(d, owner, "duplicate", controller=controller, attached_to=cid)
             st.cards[cid].duplicates.append(dup)
         return cid
@@ -587,7 +609,7 @@ def _tool_command(body: dict, refs: "_Refs", step: int) -> dict:
 def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
     """Read, check and build a scenario; raises ScenarioError (or DataError for unreadable files)."""
     path = str(path)
-    data = load_yaml_file(path)
+    data = load_yaml_file(path, kind="scenario")
     if not isinstance(data, dict):
         raise ScenarioError(0, "a scenario file is a mapping with format, title, start and steps")
     _check_keys(data, TOP_KEYS, 0, "scenario")
@@ -987,6 +1009,7 @@ def scenario_files(paths: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerant_console()
     args = list(sys.argv[1:] if argv is None else argv)
     verbose = "--verbose" in args
     args = [a for a in args if a != "--verbose"]
