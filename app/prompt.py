@@ -10,6 +10,8 @@ Refusals and advise-mode warnings appear on its message line.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
@@ -29,8 +31,25 @@ LEVEL_STYLE = {
 }
 
 
+_BUTTON_PIXMAPS: OrderedDict[tuple[CardFace, float], QPixmap] = OrderedDict()
+BUTTON_PIXMAPS_KEPT = 256
+
+
 def card_pixmap(face: CardFace, scale: float = 1.0) -> QPixmap:
-    """A card drawn into a pixmap (for buttons and dialogs outside the table)."""
+    """A card drawn into a pixmap (for buttons and dialogs outside the table); the last
+    ``BUTTON_PIXMAPS_KEPT`` are kept, by face and scale, so a strip built again draws nothing new."""
+    key = (face, scale)
+    pm = _BUTTON_PIXMAPS.get(key)
+    if pm is not None:
+        _BUTTON_PIXMAPS.move_to_end(key)
+        return pm
+    pm = _BUTTON_PIXMAPS[key] = _draw_card_pixmap(face, scale)
+    if len(_BUTTON_PIXMAPS) > BUTTON_PIXMAPS_KEPT:
+        _BUTTON_PIXMAPS.popitem(last=False)
+    return pm
+
+
+def _draw_card_pixmap(face: CardFace, scale: float) -> QPixmap:
     pm = QPixmap(round(CARD_W * scale), round(CARD_H * scale))
     pm.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pm)

@@ -6,8 +6,11 @@ its gold. The viewer's seat is at the bottom with its hand face up; the other
 seats are above, their hands as face-down piles.
 
 ``TableScene.sync()`` redraws from ``game.state`` after every change: items
-are reused by card id (so hover and caches survive) and moved to where the
-state says. Gestures on items come back here and go to the controller.
+are reused by card id (so hover and caches survive), across viewer changes too
+(a hand the table stops showing keeps its items hidden and blank), moved to
+where the state says, and repainted only when what they show changed; card
+pictures come from ``card_item.PICTURES``. Gestures on items come back here and
+go to the controller.
 """
 from __future__ import annotations
 
