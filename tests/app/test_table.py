@@ -461,3 +461,24 @@ def test_hotseat_viewer_change_reuses_hand_items_and_never_shows_the_last_seat_h
     assert ctl.viewer == first
     assert all(scene.cards[c] is items[c] and scene.cards[c].isVisible() and not scene.cards[c].face.hidden
                for c in game.player(first).hand if c in items)
+
+
+def test_card_pictures_are_shared_by_what_they_show_and_bounded(table, qtbot):
+    """One picture per (face shown, outlines, kneeling, size): every back of every seat is the same picture
+    (a back carries nothing of its card), a change of face is a new picture, and the cache keeps to its budget."""
+    from app.card_item import CardPictures
+
+    window, ui = table(seed=2, names=("Alice", "Bob", "Carol"))
+    scene = window.scene
+    backs = {it.face for it in scene.cards.values() if it.face is not None and it.face.hidden}
+    backs |= {p.pile.top for p in scene.piles.values() if p.pile and p.pile.top and p.pile.top.hidden}
+    assert len(backs) == 1  # under the privacy screen: every hand and deck shows the one back
+    pictures = CardPictures(budget=100_000)  # about three cards at this size
+    back = next(iter(backs))
+    assert pictures.get(back, None, False, False, False, 0.6) is pictures.get(back, None, False, False, False, 0.6)
+    ui.take_seat()
+    faces = [it.face for it in scene.cards.values() if not it.face.hidden]
+    assert len({f.key for f in faces}) > 3
+    shown = [pictures.get(f, None, False, False, False, 0.6) for f in faces]
+    assert pictures.get(faces[0], None, True, False, False, 0.6) is not shown[0]  # selected: outlined
+    assert pictures.renders == len(set(faces)) + 2 and pictures.bytes <= 100_000 and 0 < len(pictures) < 5
