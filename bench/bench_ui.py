@@ -12,7 +12,8 @@ printed as wall time and as the main thread's CPU time (steadier on a busy machi
   next seat when the same player decides again), as ``TableController.reveal`` does it.
 
 Blocks of 500 decisions alternate between the two. A finished game is followed by a new one in the
-same window (``TableWindow.start``, as New Game does). RSS is read after 1,000 and after 10,000
+same window (``TableWindow.start``, as New Game does; ``--new-window``: in a new window, which shows
+what one table costs apart from anything New Game keeps of the last one). RSS is read after 1,000 and after 10,000
 decisions of table play. Cold start: a subprocess ``maester --offscreen --players 4`` from launch to
 the first painted table (it saves a screenshot and exits), best and median of 3.
 
@@ -90,7 +91,7 @@ def paint(app: QApplication) -> None:
         app.processEvents()
 
 
-def table_play(decisions: int, json_path: Path) -> dict:
+def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dict:
     app = QApplication.instance() or QApplication([])
     games = Games(json_path)
     print(f"4 players, {games.kind}; computer players (TriggerPlayer); window 1600x1000, offscreen")
@@ -111,7 +112,15 @@ def table_play(decisions: int, json_path: Path) -> dict:
         if not isinstance(d, Decision):  # over: a new game in the same window
             finished += 1
             game = games.next()
-            window.start(setup, game=game)
+            if new_window:  # a window per game: what one table costs, whatever New Game keeps of the last one
+                window.close()
+                window.deleteLater()
+                window = TableWindow(setup, game=game, computer_delay_ms=0)
+                window.resize(1600, 1000)
+                window.show()
+                app.processEvents()
+            else:
+                window.start(setup, game=game)
             paint(app)
             ctl = window.controller
             d = game.advance()
@@ -168,13 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decisions", type=int, default=10_000, help="decisions of table play (default 10,000)")
     ap.add_argument("--json", default=str(DEFAULT_JSON), help="the LCG card data")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold start")
+    ap.add_argument("--new-window", action="store_true",
+                    help="a new window for each game instead of New Game in the same window")
     args = ap.parse_args(argv)
     if not args.no_cold:
         cold, cold_cpu = cold_start()
         print(f"cold start to a drawn table (maester --offscreen --players 4): best {min(cold):.2f} s, "
               f"median {statistics.median(cold):.2f} s wall; CPU best {min(cold_cpu):.2f} s, median "
               f"{statistics.median(cold_cpu):.2f} s   (target <= 1.5 s)", flush=True)
-    result = table_play(args.decisions, Path(args.json))
+    result = table_play(args.decisions, Path(args.json), args.new_window)
     for what, key in (("wall", "samples"), ("CPU ", "cpu")):
         for mode, target in (("fixed viewer", 16), ("hotseat", 50)):
             s = result[key][mode]
