@@ -11,13 +11,15 @@ controller; the item moves only when the table is redrawn from the new state.
 """
 from __future__ import annotations
 
+import math
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QImage, QImageReader, QLinearGradient,
-                           QPainter, QPainterPath, QPen, QTextOption)
+                           QPainter, QPainterPath, QPen, QPixmap, QTextOption, QTransform)
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
 CARD_W = 110
@@ -519,8 +521,22 @@ def paint_marks(p: QPainter, face: CardFace, *, selected: bool = False, eligible
         p.setPen(QColor("#3a2400"))
         p.setFont(card_font(8.5, bold=True))
         p.drawText(badge, Qt.AlignmentFlag.AlignCenter, "BY HAND")
-    if face.tokens and not face.hidden:
-        label = " ".join(f"{n}\u00d7{name}" for name, n in face.tokens)
+    gold = dict(face.tokens).get("gold", 0) if not face.hidden else 0
+    if gold:
+        # gold tokens on the card (Tywin Lannister): a gold coin left of the power disc, N on it
+        coin = QRectF(CARD_W - 60, CARD_H - 30, 26, 26)
+        p.setPen(QPen(QColor("#6b4a00"), 2))
+        p.setBrush(QColor("#f2c230"))
+        p.drawEllipse(coin)
+        p.setPen(QPen(QColor("#b8860b"), 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(coin.adjusted(3, 3, -3, -3))
+        p.setPen(QColor("#3a2400"))
+        p.setFont(card_font(12, bold=True))
+        p.drawText(coin, Qt.AlignmentFlag.AlignCenter, str(gold))
+    others = tuple((name, n) for name, n in face.tokens if name != "gold")
+    if others and not face.hidden:
+        label = " ".join(f"{n}\u00d7{name}" for name, n in others)
         tag = QRectF(4, CARD_H - 80, CARD_W - 8, 16)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(20, 60, 30, 210))
@@ -565,6 +581,117 @@ def paint_card(p: QPainter, face: CardFace, image: QImage | None = None, *, sele
     else:
         paint_face(p, face, image, lod)
     paint_marks(p, face, selected=selected, eligible=eligible)
+
+
+# --------------------------------------------------------------------------- the picture cache
+
+def paint_card_turned(p: QPainter, face: CardFace, image: QImage | None, *, selected: bool, eligible: bool,
+                      kneeling: bool, lod: float) -> None:
+    """A card as the table draws it, upright or kneeling (turned 90° inside the paint, its title
+    kept level when it is drawn compact), at the origin in card units."""
+    compact = lod * CARD_W < COMPACT_BELOW and not face.hidden
+    if kneeling:
+        p.save()
+        p.translate(CARD_H, 0)
+        p.rotate(90)
+        paint_card(p, face, image, selected=selected, eligible=eligible, lod=0 if compact else lod)
+        p.restore()
+        if compact:  # a kneeling card's title stays level, across its width
+            paint_compact_title(p, face, lod, width=CARD_H)
+        return
+    paint_card(p, face, image, selected=selected, eligible=eligible, lod=lod)
+
+
+PAD = 3
+"""Room around a card's picture for the selection outline (the items' bounding rect has it too)."""
+MAX_CACHED_SCALE = 4.0
+"""Beyond this zoom cards are painted directly (a picture per card would be large and short-lived)."""
+FACE_CACHE_BYTES = 32 * 1024 * 1024
+
+
+class CardPictures:
+    """Cards rendered once per (what the face shows, marks, kneeling, size on screen) and reused.
+
+    Painting a card from its data costs many antialiased rounded rectangles and texts; a table
+    repaints the same faces over and over (every back is the same picture), so each distinct
+    picture is rendered once into a pixmap at the device's size and blitted after that. The key
+    is everything the picture shows: the ``CardFace`` (a hidden card's face is a back carrying
+    nothing of the card, so backs of different cards share one picture), the user's image, the
+    selection and eligibility outlines, kneeling, the scale and the device pixel ratio.
+    Least recently used pictures go first when the cache passes its byte budget.
+    """
+
+    def __init__(self, budget: int = FACE_CACHE_BYTES):
+        self.budget = budget
+        self.bytes = 0
+        self.renders = 0
+        self._pictures: OrderedDict[tuple, QPixmap] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+    def clear(self) -> None:
+        self._pictures.clear()
+        self.bytes = 0
+
+    def get(self, face: CardFace, image: QImage | None, selected: bool, eligible: bool, kneeling: bool,
+            scale: float, dpr: float = 1.0) -> QPixmap:
+        key = (face, image.cacheKey() if image is not None else 0, selected, eligible, kneeling, scale, dpr)
+        pm = self._pictures.get(key)
+        if pm is not None:
+            self._pictures.move_to_end(key)
+            return pm
+        pm = self._render(face, image, selected, eligible, kneeling, scale, dpr)
+        self.renders += 1
+        self._pictures[key] = pm
+        self.bytes += pm.width() * pm.height() * 4
+        while self.bytes > self.budget and len(self._pictures) > 1:
+            _, old = self._pictures.popitem(last=False)
+            self.bytes -= old.width() * old.height() * 4
+        return pm
+
+    @staticmethod
+    def _render(face: CardFace, image: QImage | None, selected: bool, eligible: bool, kneeling: bool,
+                scale: float, dpr: float) -> QPixmap:
+        w, h = (CARD_H, CARD_W) if kneeling else (CARD_W, CARD_H)
+        pm = QPixmap(math.ceil((w + 2 * PAD) * scale * dpr), math.ceil((h + 2 * PAD) * scale * dpr))
+        pm.setDevicePixelRatio(dpr)
+        pm.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pm)
+        # The hints the table's view paints with.
+        p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+                         | QPainter.RenderHint.SmoothPixmapTransform)
+        p.scale(scale, scale)
+        p.translate(PAD, PAD)
+        paint_card_turned(p, face, image, selected=selected, eligible=eligible, kneeling=kneeling, lod=scale)
+        p.end()
+        return pm
+
+
+PICTURES = CardPictures()
+"""The table's card pictures (shared by every card and pile item)."""
+
+
+def draw_card(painter: QPainter, face: CardFace, image: QImage | None = None, *, selected: bool = False,
+              eligible: bool = False, kneeling: bool = False) -> None:
+    """Draw a card at the painter's origin (in card units) from its cached picture, blitted at whole
+    device pixels; painted directly when the painter is rotated, sheared or zoomed far in."""
+    t = painter.worldTransform()
+    scale = t.m11()
+    if t.type().value > QTransform.TransformationType.TxScale.value or scale != t.m22() \
+            or not 0 < scale <= MAX_CACHED_SCALE:
+        paint_card_turned(painter, face, image, selected=selected, eligible=eligible, kneeling=kneeling,
+                          lod=QStyleOptionGraphicsItem.levelOfDetailFromTransform(t))
+        return
+    device = painter.device()
+    dpr = device.devicePixelRatioF() if device is not None else 1.0
+    pm = PICTURES.get(face, image, selected, eligible, kneeling, round(scale, 4), dpr)
+    x = round((t.dx() - PAD * scale) * dpr) / dpr
+    y = round((t.dy() - PAD * scale) * dpr) / dpr
+    painter.save()
+    painter.setWorldTransform(QTransform())
+    painter.drawPixmap(QPointF(x, y), pm)
+    painter.restore()
 
 
 # --------------------------------------------------------------------------- items
@@ -663,7 +790,7 @@ class CardItem(DragSource, QGraphicsItem):
         self.kneeling = False
         self._drag_init()
         self.setAcceptHoverEvents(True)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # No item cache: the picture comes from PICTURES, shared by every item showing the same face.
 
     def boundingRect(self) -> QRectF:
         w, h = (CARD_H, CARD_W) if self.kneeling else (CARD_W, CARD_H)
@@ -678,6 +805,11 @@ class CardItem(DragSource, QGraphicsItem):
             self.face, self.image, self.selected, self.eligible = face, image, selected, eligible
             self.update()
 
+    def clear_state(self) -> None:
+        """Show nothing (the item is put aside, hidden, until a seat that is shown its card needs it)."""
+        self.face, self.image, self.selected, self.eligible = None, None, False, False
+        self.update()
+
     def place_center(self, cx: float, cy: float) -> None:
         """Centre the card (upright or kneeling) on a scene point, at whole pixels (crisp caches)."""
         w, h = (CARD_H, CARD_W) if self.kneeling else (CARD_W, CARD_H)
@@ -686,19 +818,8 @@ class CardItem(DragSource, QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         if self.face is None:
             return
-        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        compact = lod * CARD_W < COMPACT_BELOW and not self.face.hidden
-        if self.kneeling:
-            painter.save()
-            painter.translate(CARD_H, 0)
-            painter.rotate(90)
-            paint_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible,
-                       lod=0 if compact else lod)
-            painter.restore()
-            if compact:  # a kneeling card's title stays level, across its width
-                paint_compact_title(painter, self.face, lod, width=CARD_H)
-            return
-        paint_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible, lod=lod)
+        draw_card(painter, self.face, self.image, selected=self.selected, eligible=self.eligible,
+                  kneeling=self.kneeling)
 
     # Gestures go to the scene, which asks the controller.
     def hoverEnterEvent(self, event) -> None:
@@ -715,6 +836,10 @@ class CardItem(DragSource, QGraphicsItem):
 
     def contextMenuEvent(self, event) -> None:
         self.scene().gesture_menu(self.card_id, event.screenPos())
+
+
+BACK = CardFace(key="", name="", type="back", hidden=True)
+"""A card's back: what a seat sees of a card it may not see."""
 
 
 @dataclass(frozen=True)
@@ -753,6 +878,13 @@ class PileItem(DragSource, QGraphicsItem):
         s = self.scale_factor
         return QRectF(-2, -2, CARD_W * s + 8, CARD_H * s + self.LABEL_H + 6)
 
+    def set_scale(self, scale: float) -> None:
+        """Resize the pile (a seat moving between the bottom of the table and a small place above)."""
+        if scale != self.scale_factor:
+            self.prepareGeometryChange()
+            self.scale_factor = scale
+            self.update()
+
     def set_pile(self, pile: PileFace, image: QImage | None = None) -> None:
         if (pile, image) != (self.pile, self.image):
             self.pile, self.image = pile, image
@@ -787,11 +919,8 @@ class PileItem(DragSource, QGraphicsItem):
                 painter.drawRoundedRect(slot.translated(i * 1.6, i * 1.6), 6, 6)
             painter.save()
             painter.scale(s, s)
-            if pile.top is None:
-                paint_back(painter, QRectF(0, 0, CARD_W, CARD_H))
-            else:  # the top card: compact (whole title) when small on screen
-                paint_card(painter, pile.top, self.image,
-                           lod=QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()))
+            # the top card (a back when there is none to show): compact (whole title) when small on screen
+            draw_card(painter, pile.top or BACK, self.image if pile.top is not None else None)
             painter.restore()
         label = QRectF(0, CARD_H * s + 2, CARD_W * s + 6, self.LABEL_H)
         painter.setPen(Qt.PenStyle.NoPen)

@@ -27,7 +27,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine import advise, manual, visibility
+from engine import advise, legality, manual, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
@@ -91,6 +91,10 @@ class TableController(QObject):
         """Times the privacy screen was put up (the start of the game included)."""
         self.public_keys: set[str] = set()
         """Keys of every card that every seat could see at some moment (the log links only these)."""
+        self.ask_gold_tokens: Callable[[int, int], bool] | None = None
+        """``ask_gold_tokens(cost, from_tokens) -> bool``: when gold tokens on cards (Tywin Lannister) and the
+        pool could each pay first, True pays ``from_tokens`` of ``cost`` from the tokens first; unset (None), or
+        False: the pool pays first. The window asks the player; tests replace it."""
         d = self.decision
         humans = self.humans
         if d is not None and d.player in humans:
@@ -260,6 +264,13 @@ class TableController(QObject):
                 return self.free_move(free)
             self.say("The game is over.", "refused")
             return False
+        if ("marshal" in answer or "trigger" in answer) and "gold_tokens" not in answer \
+                and self.ask_gold_tokens is not None and self.decision.player == self.viewer:
+            split = legality.gold_split_choice(self.game, self.viewer, answer)
+            if split is not None:  # gold tokens he may spend (Tywin Lannister): pool first, or tokens first?
+                cost, pool_first, tokens_first = split
+                if self.ask_gold_tokens(cost, tokens_first):
+                    answer = dict(answer, gold_tokens=tokens_first)
         try:
             self.game.answer(self.viewer, answer)
         except Refused as refusal:

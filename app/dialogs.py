@@ -14,6 +14,8 @@ from engine.game import Game, Options
 
 PRACTICE = ("practice:stark", "practice:lannister")
 """Deck choices that name the practice decks instead of a file."""
+GOLDFISH = "goldfish"
+"""The deck choice of a goldfish seat: no cards at all (``engine.ai.goldfish``)."""
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 
@@ -58,6 +60,10 @@ class GameSetup:
                 decks[name] = stark
             elif choice == "practice:lannister":
                 decks[name] = lannister
+            elif choice == GOLDFISH:
+                from engine.ai.goldfish import empty_deck
+
+                decks[name] = empty_deck()
             else:
                 from cards.deck import read_deck
                 from cards.pool import default_pool
@@ -90,6 +96,11 @@ class GameSetup:
             sc = load_scenario(self.scenario, Options(prompt_all=True, mode=self.mode))
         except ScenarioError as err:
             raise DataError(f"step {err.step}: {err.reason}", file=self.scenario) from None
+        except DataError:
+            raise
+        except Exception as err:  # a bug of ours must still not print a traceback at the user
+            raise DataError(f"internal error while loading ({type(err).__name__}: {err})", file=self.scenario,
+                            hint="please report it with this file") from None
         self.names = sc.game.state.player_names
         sc.game.log(f"scenario: {sc.title}")
         return sc.game
@@ -106,7 +117,7 @@ class GameSetup:
 
         out, pool = [], None
         for name, choice in zip(self.names, self.decks):
-            if choice in PRACTICE or str(choice).startswith("agotdb:"):
+            if choice in PRACTICE or choice == GOLDFISH or str(choice).startswith("agotdb:"):
                 continue  # the practice decks are legal; a fixed deck is played as the publisher made it
             pool = pool or default_pool()
             try:
@@ -159,6 +170,7 @@ class SeatRow(QWidget):
         self.deck.addItem("Practice: House Lannister", PRACTICE[1])
         for name in fixed_deck_names():
             self.deck.addItem(f"Fixed: {name}", f"agotdb:{name}")
+        self.deck.addItem("Goldfish (no cards)", GOLDFISH)
         self.deck.setCurrentIndex(index % 2)
         row.addWidget(self.deck, 3)
         browse = QPushButton("Deck file\u2026")

@@ -136,13 +136,18 @@ def platform_problem(env: dict | None = None, find=None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cards.files import tolerant_console
+
+    tolerant_console()  # names printed with control characters escaped
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     size = args.size.partition("x")
-    if not (size[0].isdigit() and size[2].isdigit() and 200 <= int(size[0]) <= 10000
+    if not (size[0].isdigit() and size[2].isdigit() and len(size[0]) <= 6 and len(size[2]) <= 6 and 200 <= int(size[0]) <= 10000
             and 200 <= int(size[2]) <= 10000):
-        print(f"maester: --size {args.size!r}: expected WIDTHxHEIGHT in pixels, e.g. 1600x1000", file=sys.stderr)
+        from cards.errors import clip
+
+        print(f"maester: --size {clip(repr(args.size), 60)}: expected WIDTHxHEIGHT in pixels, e.g. 1600x1000", file=sys.stderr)
         return 2
     problem = platform_problem()
     if problem:
@@ -256,6 +261,7 @@ def _tutorial(app, args: argparse.Namespace) -> int:
     from app.card_item import CardImages
     from app.tutorial import open_tutorial
     from app.window import TableWindow
+    from cards.errors import DataError
     from engine.scenario import ScenarioError
     from engine.tutorial import find_lesson
 
@@ -267,7 +273,7 @@ def _tutorial(app, args: argparse.Namespace) -> int:
     window = TableWindow(images=CardImages(args.images), computer_delay_ms=0)
     try:
         panel = open_tutorial(window, path)
-    except (ScenarioError, OSError, ValueError) as err:
+    except (ScenarioError, DataError, OSError, ValueError) as err:
         print(f"maester: cannot open the tutorial {path}: {err}", file=sys.stderr)
         return 2
     if args.screenshot:

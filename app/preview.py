@@ -31,6 +31,8 @@ class CardImageView(QWidget):
         return round(w * CARD_H / CARD_W)
 
     def set_card(self, face: CardFace | None, image: QImage | None = None) -> None:
+        if (face, image) == (self.face, self.image):
+            return  # the same card as shown: nothing to repaint
         self.face, self.image = face, image
         self.update()
 
@@ -71,7 +73,8 @@ class CardPreview(QWidget):
         """Preview ``face`` (drawn face up: the window previews only what the seat may see).
         ``card_id``: the card on the table it shows (None: a card named in the log, by its key)."""
         self.view.set_card(face, image)
-        self.details.setText(details or "")
+        if self.details.text() != (details or ""):  # a rich-text label lays itself out again on every setText
+            self.details.setText(details or "")
         self.card_id = card_id if face is not None else None
 
     def clear(self) -> None:
@@ -193,6 +196,8 @@ class GameLog(QTextBrowser):
 
     def sync(self, lines: list[str]) -> None:
         """Append the lines not shown yet (the log only grows)."""
+        if len(lines) == self._shown:
+            return  # nothing new: the log is not touched
         if len(lines) < self._shown:
             self.clear()
             self._shown = 0

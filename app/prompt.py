@@ -10,6 +10,8 @@ Refusals and advise-mode warnings appear on its message line.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
@@ -29,8 +31,25 @@ LEVEL_STYLE = {
 }
 
 
+_BUTTON_PIXMAPS: OrderedDict[tuple[CardFace, float], QPixmap] = OrderedDict()
+BUTTON_PIXMAPS_KEPT = 256
+
+
 def card_pixmap(face: CardFace, scale: float = 1.0) -> QPixmap:
-    """A card drawn into a pixmap (for buttons and dialogs outside the table)."""
+    """A card drawn into a pixmap (for buttons and dialogs outside the table); the last
+    ``BUTTON_PIXMAPS_KEPT`` are kept, by face and scale, so a strip built again draws nothing new."""
+    key = (face, scale)
+    pm = _BUTTON_PIXMAPS.get(key)
+    if pm is not None:
+        _BUTTON_PIXMAPS.move_to_end(key)
+        return pm
+    pm = _BUTTON_PIXMAPS[key] = _draw_card_pixmap(face, scale)
+    if len(_BUTTON_PIXMAPS) > BUTTON_PIXMAPS_KEPT:
+        _BUTTON_PIXMAPS.popitem(last=False)
+    return pm
+
+
+def _draw_card_pixmap(face: CardFace, scale: float) -> QPixmap:
     pm = QPixmap(round(CARD_W * scale), round(CARD_H * scale))
     pm.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pm)
@@ -135,7 +154,9 @@ class WindowStepper(QWidget):
                 style = "background: #e8e1d2; color: #b0a690;"
             else:
                 style = "background: #efe7d4; color: #4a3f30;"
-            lab.setStyleSheet(style + " border-radius: 3px; padding: 1px 6px;")
+            style += " border-radius: 3px; padding: 1px 6px;"
+            if lab.styleSheet() != style:  # a style sheet set again re-polishes the label
+                lab.setStyleSheet(style)
         self.current = window.step if window is not None else None
 
 
@@ -278,6 +299,9 @@ class PromptBar(QFrame):
         self.face_of = face_of
         self.on_table = on_table
         self.buttons: dict[str, QPushButton | QToolButton] = {}
+        self._reusable: dict[str, QPushButton] = {}
+        self._key: tuple | None = None
+        """The content key of the bar as built (``content_key``); None: build it at the next refresh."""
         self.picker: InfluencePicker | None = None
         self.setObjectName("PromptBar")
         self.setStyleSheet(
@@ -332,17 +356,23 @@ class PromptBar(QFrame):
     # -- messages ------------------------------------------------------------------
     def show_message(self, text: str, level: str) -> None:
         self.msg.setText(text)
-        self.msg.setStyleSheet(LEVEL_STYLE.get(level, LEVEL_STYLE["info"]) + " font-size: 13px;")
+        style = LEVEL_STYLE.get(level, LEVEL_STYLE["info"]) + " font-size: 13px;"
+        if self.msg.styleSheet() != style:
+            self.msg.setStyleSheet(style)
         self.msg.setVisible(bool(text))
 
     # -- building the answer controls -----------------------------------------------
     def _clear(self) -> None:
+        """Empty the answer row. Plain buttons are kept aside by key: the next build takes back the ones
+        it shows again with the same label and look (``_button``); ``_drop_unused`` deletes the rest."""
         self._close_picker()
+        self._reusable = {k: b for k, b in self.buttons.items() if type(b) is QPushButton}
         while self.row.count():
             item = self.row.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()  # deleteLater waits for the event loop; hide it now
-                item.widget().deleteLater()
+            w = item.widget()
+            if w is not None and self._reusable.get(w.objectName()) is not w:
+                w.hide()  # deleteLater waits for the event loop; hide it now
+                w.deleteLater()
         self.buttons.clear()
         self.strip_area.hide()
         old = self.strip_area.takeWidget()
@@ -350,14 +380,29 @@ class PromptBar(QFrame):
             old.deleteLater()
 
     def _button(self, key: str, label: str, slot, *, primary: bool = False, enabled: bool = True) -> QPushButton:
-        b = QPushButton(label)
-        b.setObjectName(key)
+        b = self._reusable.pop(key, None)
+        if b is not None and b.text() == label and b.property("primary") == primary:
+            b.clicked.disconnect()  # the same button as before: only what it does is new
+            b.setToolTip("")
+        else:
+            if b is not None:
+                b.hide()
+                b.deleteLater()
+            b = QPushButton(label)
+            b.setObjectName(key)
+            b.setProperty("primary", primary)
         b.setEnabled(enabled)
-        b.setProperty("primary", primary)
         b.clicked.connect(lambda _=False: slot())
         self._add(b)
         self.buttons[key] = b
         return b
+
+    def _drop_unused(self) -> None:
+        """Delete the buttons of the last build that this one did not take back."""
+        for b in self._reusable.values():
+            b.hide()
+            b.deleteLater()
+        self._reusable = {}
 
     def _show_strip(self) -> None:
         self.strip_area.show()
@@ -373,9 +418,26 @@ class PromptBar(QFrame):
         self.row.addWidget(widget)
         widget.show()  # a layout shows new children only on the next event loop turn
 
+    def content_key(self) -> tuple:
+        """Everything the bar is built from: the pending decision (the engine keeps the same object while
+        it waits), the game's history and log (every answer and free move goes into them), the picks, and
+        the table's settings. The same key builds the same bar."""
+        ctl = self.controller
+        g = ctl.game
+        d = ctl.decision
+        return (d, id(g.state), len(g.history), len(g.state.log), ctl.result, ctl.mode, ctl.viewer,
+                ctl.hands_hidden, ctl.waiting_for, tuple(ctl.selection), tuple(ctl.setup_attach.items()),
+                tuple(ctl.computers), tuple(sorted(ctl.prompting.items())), tuple(sorted(ctl.phase_pass.items())))
+
     def refresh(self) -> None:
-        """Rebuild from the controller: called after every change."""
+        """Rebuild from the controller: called after every change, but only when what the bar shows
+        changed (``content_key``) or a picker or a search replaced its buttons."""
+        key = self.content_key()
+        if key == self._key and self.picker is None:
+            return
+        self._key = key
         self._refresh()
+        self._drop_unused()
         self._fit_height()
 
     def _refresh(self) -> None:
@@ -555,6 +617,7 @@ class PromptBar(QFrame):
     def show_search(self) -> None:
         """Search the viewer's own deck: its cards in the strip; clicking one takes it (then shuffle)."""
         ctl = self.controller
+        self._key = None  # the next refresh builds the bar again, without the search
         deck = ctl.game.player(ctl.viewer).deck
         self._strip_of(deck, lambda c: ctl.tool("search", pick=c), "search")
         self._button("tool-search-none", "Take nothing", lambda: ctl.tool("search", pick=None))

@@ -32,10 +32,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cards.errors import DataError
+from cards.files import load_json_text, read_bytes, read_utf8
 from engine.decisions import GameOver
 from engine.game import Game, Options
 from engine.replay import SAVE_FORMAT, SAVE_VERSION, ReplayError, apply_history, save_game, start_from_spec
-from engine.replay import _decode as decode_answer  # the inverse of save_game's answer encoding
+from engine.replay import _decode as decode_answer
+from engine.save_schema import SaveShapeError, check_save  # the inverse of save_game's answer encoding
 
 TABLE_VERSION = 1
 AUTOSAVE_NAME = "autosave.json"
@@ -163,10 +165,7 @@ class TableInfo:
         """The table info of a game the table just started from ``setup`` (an ``app.dialogs.GameSetup``)."""
         text = name = None
         if setup.scenario:
-            try:
-                text = Path(setup.scenario).read_text(encoding="utf-8")
-            except OSError:
-                text = None
+            text = _scenario_text(setup.scenario)
             name = Path(setup.scenario).name
         return cls(names=list(game.state.player_names), decks=list(setup.decks), computer=list(setup.computer),
                    levels=dict(getattr(setup, "levels", None) or {}), ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
@@ -210,16 +209,21 @@ class TableInfo:
 # Rebuilding a game (undo, load)
 # ---------------------------------------------------------------------------
 
+def _scenario_text(path: str | Path) -> str | None:
+    """A scenario file's text through the reading layer (a regular file under the size limit), or None."""
+    try:
+        return read_utf8(path, "the scenario", kind="scenario")
+    except DataError:
+        return None
+
+
 def _scenario_copy(text: str) -> Path:
     """The scenario text as a file of Maester's own (``scenarios/<hash>.yaml`` in the data folder):
     a save's scenario is read from the text it embeds, never from a path it names."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
     path = data_dir() / "scenarios" / f"{digest}.yaml"
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return path
-    except OSError:
-        pass
+    if _scenario_text(path) == text:
+        return path
     atomic_write(path, text)
     return path
 
@@ -227,11 +231,8 @@ def _scenario_copy(text: str) -> Path:
 def _scenario_path(info: TableInfo, spec: dict, folder: Path | None) -> Path:
     if info.scenario_text is not None:
         original = Path(str(spec.get("scenario", "")))
-        try:
-            if original.is_file() and original.read_text(encoding="utf-8") == info.scenario_text:
-                return original  # unchanged since: no copy needed (undo)
-        except OSError:
-            pass
+        if original.is_file() and _scenario_text(original) == info.scenario_text:
+            return original  # unchanged since: no copy needed (undo)
         return _scenario_copy(info.scenario_text)
     # An engine save (no table section) names its scenario by path: only a .yaml file inside the
     # save's own folder is followed.
@@ -325,23 +326,21 @@ def read_json(path: str | Path) -> dict:
     def fail(what: str, todo: str = OPEN_HINT) -> DataError:
         return DataError(what, file=file, hint=todo)
 
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise fail("no such file", "check the name and the folder") from None
-    except OSError as err:
-        raise fail(f"cannot read it ({err.strerror or err})", "check the file's permissions") from None
+    if not os.path.lexists(path):
+        raise fail("no such file", "check the name and the folder")
+    raw = read_bytes(path, "the save", kind="save")  # a regular file under the size limit
     if not raw.strip():
         raise fail("the file is empty")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise fail("not a Maester save (not text)", "open a .json file saved by Maester") from None
-    except json.JSONDecodeError as err:
-        raise fail(f"damaged or cut short: not valid JSON ({err.msg}: line {err.lineno}, column {err.colno})"
-                   ) from None
-    except RecursionError:
-        raise fail("damaged: nested too deeply") from None
+    try:
+        data = load_json_text(text, file)
+    except DataError as err:
+        if err.message.startswith("not valid JSON: "):
+            raise fail(f"damaged or cut short: not valid JSON ({err.message[16:]}: line {err.line})") from None
+        raise fail(f"damaged: {err.message}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise fail(f"not a Maester save (its format is not {SAVE_FORMAT!r})", "open a .json file saved by Maester")
     version = data.get("version")
@@ -367,7 +366,31 @@ def read_json(path: str | Path) -> dict:
             isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)
             for e in history):
         raise fail("damaged: its answers are not a list of [player, answer] pairs")
+    try:
+        check_save(data)
+    except SaveShapeError as err:
+        raise fail(f"damaged: {err}") from None
+    if table is not None:
+        _check_table(table, fail)
     return data
+
+
+def _check_table(table: dict, fail) -> None:
+    """The types of a table section (``TableInfo.to_json``)."""
+    def texts(key: str, most: int = 8) -> bool:
+        v = table.get(key)
+        return v is None or isinstance(v, list) and len(v) <= most and all(isinstance(x, str) for x in v)
+
+    for key in ("names", "decks", "computer"):
+        if not texts(key):
+            raise fail(f"damaged: its table's {key} are not a list of names")
+    if table.get("scenario") is not None and not isinstance(table["scenario"], str):
+        raise fail("damaged: its table's scenario is not text")
+    for key in ("scenario_name", "viewer", "ruleset"):
+        if table.get(key) is not None and not isinstance(table[key], str):
+            raise fail(f"damaged: its table's {key} is not text")
+    if table.get("levels") is not None and not isinstance(table["levels"], dict):
+        raise fail("damaged: its table's levels are not a mapping")
 
 
 def _info_of(data: dict) -> TableInfo:

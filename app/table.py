@@ -6,8 +6,11 @@ its gold. The viewer's seat is at the bottom with its hand face up; the other
 seats are above, their hands as face-down piles.
 
 ``TableScene.sync()`` redraws from ``game.state`` after every change: items
-are reused by card id (so hover and caches survive) and moved to where the
-state says. Gestures on items come back here and go to the controller.
+are reused by card id (so hover and caches survive), across viewer changes too
+(a hand the table stops showing keeps its items hidden and blank), moved to
+where the state says, and repainted only when what they show changed; card
+pictures come from ``card_item.PICTURES``. Gestures on items come back here and
+go to the controller.
 """
 from __future__ import annotations
 
@@ -48,6 +51,7 @@ class ZoneItem(QGraphicsItem):
         self.rect = QRectF()
         self.highlight = False
         self.setZValue(-10)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def set_rect(self, rect: QRectF) -> None:
         if rect != self.rect:
@@ -93,6 +97,8 @@ class SeatInfo:
     computer: bool
     eliminated: bool
     viewer: bool
+    gold_on_cards: int = 0
+    """Gold tokens on cards he may spend as if in his pool (Tywin Lannister)."""
 
 
 class SeatHeader(QGraphicsItem):
@@ -146,7 +152,8 @@ class SeatHeader(QGraphicsItem):
         if info.eliminated:
             put("ELIMINATED", 13, True, QColor("#b00"))
         put(f"Power {info.power}/15", 15, True)
-        put(f"Gold {info.gold}", 15, True, QColor("#7a5a00") if info.deciding else QColor("#ffd35c"))
+        gold = f"Gold {info.gold}" + (f" +{info.gold_on_cards} on cards" if info.gold_on_cards else "")
+        put(gold, 15, True, QColor("#7a5a00") if info.deciding else QColor("#ffd35c"))
         put(f"Income {info.income}", 13)
         put(f"Initiative {info.initiative}", 13)
         put(f"Claim {info.claim}", 13)
@@ -210,6 +217,10 @@ class TableScene(QGraphicsScene):
         # every game; ``release`` disconnects it when the next game replaces this table.
         self.images.loaded.connect(self._image_loaded)
         self.cards: dict[int, CardItem] = {}
+        """The card items on the table now, by card id."""
+        self._spare: dict[int, CardItem] = {}
+        """Items of cards in a hand the table does not show now (another seat's hand in hotseat): kept
+        hidden and blank (no face) for when that hand is shown again, so a viewer change reuses them."""
         self.piles: dict[tuple[str, str], PileItem] = {}
         self.zones: dict[tuple[str, str], ZoneItem] = {}
         self.headers: dict[str, SeatHeader] = {}
@@ -333,17 +344,20 @@ class TableScene(QGraphicsScene):
                 key = (name, zone)
                 seen_piles.add(key)
                 item = self.piles.get(key)
-                if item is None or item.scale_factor != scale:
-                    if item is not None:
-                        self.removeItem(item)
+                if item is None:
                     item = self.piles[key] = PileItem(key, scale)
                     self.addItem(item)
+                item.set_scale(scale)
                 item.setPos(round(pos.x()), round(pos.y()))
                 pile = self._pile(name, zone, hide_hand)
                 image = self.images.get(pile.top.key, pile.top.name) if pile.top and not pile.top.hidden else None
                 item.set_pile(pile, image)
             y += height + 10
-        for store, seen in ((self.cards, seen_cards), (self.piles, seen_piles), (self.zones, seen_zones)):
+        for cid in [k for k in self.cards if k not in seen_cards]:
+            self._put_aside(cid)
+        for cid in [k for k in self._spare if k not in st.cards or st.cards[k].zone != "hand"]:
+            self.removeItem(self._spare.pop(cid))  # no longer in a hand: its item goes
+        for store, seen in ((self.piles, seen_piles), (self.zones, seen_zones)):
             for key in [k for k in store if k not in seen]:
                 self.removeItem(store.pop(key))
         self.setSceneRect(0, 0, SCENE_W, y + MARGIN - 10)
@@ -361,7 +375,8 @@ class TableScene(QGraphicsScene):
             name=name, house=p.house, power=g.total_power(name), gold=p.gold, income=g.income(name),
             initiative=g.initiative(name), claim=g.claim(name), drawn=p.drawn_this_round, hand=len(p.hand),
             first_player=g.state.first_player == name, deciding=deciding == name,
-            computer=name in ctl.computers, eliminated=p.eliminated, viewer=is_viewer and name == ctl.viewer))
+            computer=name in ctl.computers, eliminated=p.eliminated, viewer=is_viewer and name == ctl.viewer,
+            gold_on_cards=g.spendable_gold(name) - p.gold))
 
     def _center_text(self) -> tuple[str, str]:
         g = self.game
@@ -453,9 +468,26 @@ class TableScene(QGraphicsScene):
     def _card_item(self, cid: int) -> CardItem:
         item = self.cards.get(cid)
         if item is None:
-            item = self.cards[cid] = CardItem(cid)
-            self.addItem(item)
+            item = self._spare.pop(cid, None)
+            if item is None:
+                item = CardItem(cid)
+                self.addItem(item)
+            else:
+                item.setVisible(True)  # blank until ``set_state`` gives it the face this seat may see
+            self.cards[cid] = item
         return item
+
+    def _put_aside(self, cid: int) -> None:
+        """Card ``cid`` left the table's rows: a card now in a hand keeps its item, hidden and blank
+        (nothing of the face it showed stays), for when its hand is shown again; others lose theirs."""
+        item = self.cards.pop(cid)
+        c = self.game.state.cards.get(cid)
+        if c is not None and c.zone == "hand":
+            item.setVisible(False)
+            item.clear_state()
+            self._spare[cid] = item
+        else:
+            self.removeItem(item)
 
     def _pile(self, name: str, zone: str, hide_hand: bool) -> PileFace:
         g = self.game

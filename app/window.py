@@ -19,7 +19,7 @@ from app import session as saves
 
 from app.card_item import CardFace, CardImages
 from app.controller import PROMPTING, TableController
-from app.dialogs import GameSetup, NewGameDialog, PileDialog
+from app.dialogs import PRACTICE, GameSetup, NewGameDialog, PileDialog
 from app.gameover import GameOverDialog
 from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
@@ -172,6 +172,9 @@ class TableWindow(QMainWindow):
         ctl.privacy_needed.connect(self.hand_over)
         ctl.browse_requested.connect(self.browse)
         ctl.influence_requested.connect(self.prompt.open_picker)
+        ctl.ask_gold_tokens = lambda cost, from_tokens: self.ask(
+            "Pay gold", f"Pay {cost} gold: spend {from_tokens} of it from the gold on your cards first? "
+                        f"(No: your gold pool pays first.)")
         ctl.seat_changed.connect(self.forget_seat)
         self.privacy.taken.connect(ctl.reveal)
         self.scene.card_hovered.connect(self.preview_card)
@@ -212,6 +215,9 @@ class TableWindow(QMainWindow):
             act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             act.triggered.connect(lambda _=False, a=action: self.controller.hotkey(a, self.scene.hover_id))
             self.hotkey_actions[action] = act
+        deck_menu = self.menuBar().addMenu("&Decks")  # app/deck_editor.py, app/browser.py
+        deck_menu.addAction("&Deck editor\u2026", self.open_deck_editor)
+        deck_menu.addAction("Card &browser\u2026", self.open_card_browser)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&Table and hotkeys", self.show_help)
         help_menu.addAction("T&utorials\u2026", self.choose_tutorial)
@@ -396,10 +402,12 @@ class TableWindow(QMainWindow):
         finally:
             self.pile_dialog = None
 
-    def new_game(self) -> None:
+    def new_game(self, setup: GameSetup | None = None) -> None:
+        """Game ▸ New game…: the New Game dialog, filled in with ``setup`` (else the current game's)."""
         if not self.may_discard("New game"):
             return
-        dialog = NewGameDialog(self, self.setup)
+        dialog = NewGameDialog(self, setup if isinstance(setup, GameSetup) else self.setup)
+        self.new_game_dialog = dialog  # tests answer it
         if dialog.exec():
             setup = dialog.setup()
             if not self.accept_decks(setup):
@@ -410,6 +418,36 @@ class TableWindow(QMainWindow):
                 QMessageBox.warning(self, "New game", f"The game could not start:\n{err}")
                 return
             self.start(setup, game=game)
+
+    def open_deck_editor(self):
+        """Decks ▸ Deck editor…: one editor window; its "Play this deck" starts a game here."""
+        from app.deck_editor import DeckEditor
+
+        if getattr(self, "deck_editor", None) is None:
+            self.deck_editor = DeckEditor(self)
+            self.deck_editor.play.connect(self.play_deck)
+        self.deck_editor.show()
+        self.deck_editor.raise_()
+        return self.deck_editor
+
+    def open_card_browser(self):
+        from app.browser import BrowserWindow
+
+        if getattr(self, "card_browser", None) is None:
+            self.card_browser = BrowserWindow(self)
+        self.card_browser.show()
+        self.card_browser.raise_()
+        return self.card_browser
+
+    def play_deck(self, path: str, opponent: str = "computer") -> None:
+        """The deck editor's "Play this deck": the New Game dialog with the deck in seat 1 against
+        the computer (the practice Lannister deck, normal level) or a goldfish (a seat with no cards)."""
+        other = "Goldfish" if opponent == "goldfish" else "Computer"
+        setup = GameSetup(names=["You", other], decks=[path, "goldfish" if opponent == "goldfish" else PRACTICE[1]],
+                          computer=[other], levels={other: "random" if opponent == "goldfish" else "heuristic"},
+                          ruleset=self.setup.ruleset, mode=self.setup.mode, era=self.setup.era)
+        self.raise_()
+        self.new_game(setup)
 
     def accept_decks(self, setup: GameSetup) -> bool:
         """An illegal deck: its problems are shown before the game starts. Enforce mode will not

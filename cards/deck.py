@@ -35,7 +35,7 @@ from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from cards.errors import DataError
-from cards.files import read_bytes, run_command
+from cards.files import check_lines, no_doctype, read_bytes, run_command, tolerant_console
 from cards.model import HOUSE_DECK_TYPES, HOUSES, CardDef, CardPool
 from cards.sets import ERAS, FixedDeck, card_eras
 
@@ -160,13 +160,14 @@ def read_deck(path: str | Path, pool: CardPool) -> Deck:
     if isinstance(path, str) and path.startswith(FIXED_PREFIX):
         return fixed_deck(path, pool)
     path = Path(path)
-    text = _decode(read_bytes(path, "the deck file"), str(path))
+    text = _decode(read_bytes(path, "the deck file", kind="deck"), str(path))
     return parse_deck_text(text, pool, str(path), xml=path.suffix.lower() in (".o8d", ".xml"))
 
 
 def parse_deck_text(text: str, pool: CardPool, source: str = "<text>", *, xml: bool = False) -> Deck:
     """Parse a deck from text (any of the three formats); ``xml`` insists on OCTGN's format."""
     text = text.removeprefix("\ufeff")
+    check_lines(text, source, 10_000, "the deck")
     if not text.strip():
         raise DataError("the deck file is empty", file=source,
                         hint="export the deck again, or write one card per line like '3x Name'")
@@ -561,20 +562,18 @@ def _parse_xml(text: str, file: str) -> _Node:
         if stack:
             stack[-1].text += data
 
-    def doctype(*_args) -> None:
-        raise DataError("a DOCTYPE declaration is not allowed in a deck file", file=file,
-                        line=parser.CurrentLineNumber, hint="remove the <!DOCTYPE ...> line")
-
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = chars
-    parser.StartDoctypeDeclHandler = doctype
+    no_doctype(parser, file, "a deck file")
     try:
         parser.Parse(text, True)
     except expat.ExpatError as err:
         raise DataError(f"not well-formed XML: {expat.ErrorString(err.code)} (column {err.offset + 1})",
                         file=file, line=err.lineno,
                         hint="the file may be truncated or damaged; export the deck again") from None
+    except (LookupError, ValueError) as err:  # an unknown encoding declaration
+        raise DataError(f"cannot read the XML: {err}", file=file, line=1, hint="save the deck as UTF-8") from None
     return roots[0]
 
 
@@ -663,6 +662,10 @@ def _format_text(deck: Deck, pool: CardPool | None) -> str:
         out.append(f"House: {_house_title(deck.house)}")
     if deck.agenda is not None:
         out.append(f"Agenda: {_text_ref(deck.agenda, pool)}")
+    if deck.house_card is not None and pool is not None and deck.house and deck.house_card is not next(
+            (c for c in pool if c.type == "house" and _house_of(c) == deck.house), None):
+        # "House: X" reads back as the pool's first House card for X: name another printing
+        out += ["", "House card:", f"1x {_text_ref(deck.house_card, pool)}"]
     sections = _by_section(deck)
     for name in ("Plots", "Characters", "Locations", "Attachments", "Events"):
         if sections[name]:
@@ -806,6 +809,7 @@ def _titles(cards: list[CardDef]) -> dict[str, list[CardDef]]:
 def main(argv: list[str] | None = None) -> int:
     """``check DECKFILE [--pool POOLFILE] [--casual] [--format joust|melee] [--era ccg|lcg]``, ``fixed``,
     ``sets``: 0 legal, 1 not, 2 usage. DECKFILE may be ``agotdb:NAME``, a fixed deck."""
+    tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.deck", description="Check a deck file.")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="check a deck against the deck construction rules")

@@ -15,6 +15,13 @@ Command line (exit 0 ok, 1 bad input, 2 usage)::
     python -m cards.pool import FILE   # first line: "<N> cards imported"
     python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
     python -m cards.pool show NAME     # one card as the engine sees it
+    python -m cards.pool search QUERY  # the cards a query matches (cards/search.py, docs/decks.md)
+
+The cache is written atomically (a temporary ``.pool-PID-XXXX.json`` in the same
+folder, fsynced, renamed over ``pool.json``, the folder fsynced); one import at a
+time holds ``pool.lock`` (``fcntl.flock``), and removes the temporary files a killed
+import left behind. A damaged cache is reported once, set aside as
+``pool-damaged.json``, and ignored: the practice cards always work (docs/files.md).
 
 Imported card text belongs to its publisher: it lives only in the user's data
 folder, never in the project.
@@ -27,12 +34,12 @@ import difflib
 import json
 import os
 import sys
-import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 from cards.errors import DataError
-from cards.files import run_command, tolerant_console
+from cards.files import load_json_text, read_bytes, run_command, tolerant_console
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
 from cards.overlay import apply_ability_data
@@ -40,6 +47,11 @@ from cards.schema import card_from_mapping, card_to_mapping, load_card_file
 
 PRACTICE_DIR = Path(__file__).resolve().parent / "practice"
 CACHE_NAME = "pool.json"
+LOCK_NAME = "pool.lock"
+DAMAGED_NAME = "pool-damaged.json"
+TMP_PREFIX = ".pool-"
+LOCK_WAIT_S = 30.0
+"""How long an import waits for another one to finish before giving up."""
 CACHE_FORMAT = "maester-card-pool"
 CACHE_VERSION = 1
 REIMPORT_HINT = "import the card data again: python -m cards.pool import FILE"
@@ -47,6 +59,8 @@ REIMPORT_HINT = "import the card data again: python -m cards.pool import FILE"
 _practice: CardPool | None = None
 _imported: tuple[tuple, CardPool | None] | None = None
 _default: tuple[CardPool, CardPool | None, CardPool] | None = None
+_reported: set = set()
+"""Cache problems already reported in this process (each is reported once)."""
 
 
 def user_data_dir() -> Path:
@@ -69,6 +83,7 @@ def clear_caches() -> None:
     """Forget the in-process caches (practice set, imported pool, default pool)."""
     global _practice, _imported, _default
     _practice = _imported = _default = None
+    _reported.clear()
 
 
 def _add_all(pool: CardPool, cards, where: str = "") -> None:
@@ -139,10 +154,74 @@ def import_pool(path: str | Path, *, era: str | None = "ccg",
     For an AGoTDB ``.mdb``: ``era`` keeps one era (``ccg``, the default, or ``lcg``) or
     everything (None); ``english`` is the English database for a French one's text."""
     global _imported, _default
-    pool, report = _read(path, era=era, english=english)
-    save_cache(pool, report)
+    with import_lock():
+        pool, report = _read(path, era=era, english=english)
+        save_cache(pool, report)
     _imported = _default = None
     return pool, report
+
+
+class import_lock:
+    """``with import_lock():`` holds ``pool.lock`` in the user data folder (``fcntl.flock``, released
+    by the system if the process dies), so that two imports never write the cache at once. It waits
+    up to ``LOCK_WAIT_S`` seconds for another import, then raises ``DataError``. Holding the lock, it
+    removes the temporary files of imports that were killed (``.pool-*.json``)."""
+
+    def __init__(self, folder: Path | None = None, wait: float | None = None):
+        self.folder = folder or user_data_dir()
+        self.wait = LOCK_WAIT_S if wait is None else wait
+        self.fd: int | None = None
+
+    def __enter__(self) -> "import_lock":
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX: no lock
+            return self
+        path = self.folder / LOCK_NAME
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except OSError as err:
+            raise DataError(f"cannot use the card cache's lock file: {err.strerror or err}", file=str(path),
+                            hint="check that the folder is writable, or set MAESTER_HOME") from None
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    self.fd = None
+                    raise DataError("another import of card data is running", file=str(path),
+                                    hint="wait for it to finish, then import again") from None
+                time.sleep(0.05)
+        clean_cache_orphans(self.folder)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+            self.fd = None
+
+
+def clean_cache_orphans(folder: Path | None = None) -> list[Path]:
+    """Remove the temporary cache files (``.pool-*.json``) that killed imports left in ``folder``.
+    Call it holding ``import_lock`` (no other import is writing then)."""
+    folder = folder or user_data_dir()
+    removed = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if entry.name.startswith(TMP_PREFIX) and entry.name.endswith(".json"):
+            try:
+                entry.unlink()
+                removed.append(entry)
+            except OSError:
+                pass
+    return removed
 
 
 def _not_plain(value):
@@ -162,19 +241,38 @@ def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -
             "cards": records}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".pool-", suffix=".json", dir=path.parent)
+        tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}.json"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 json.dump(data, out, ensure_ascii=False, separators=(",", ":"), default=_not_plain)
+                out.flush()
+                os.fsync(out.fileno())
             os.replace(tmp, path)
         except BaseException:
-            if os.path.exists(tmp):
+            try:
                 os.unlink(tmp)
+            except OSError:
+                pass
             raise
+        _fsync_folder(path.parent)
     except OSError as err:
         raise DataError(f"cannot write the card cache: {err.strerror or err}", file=str(path),
                         hint="check that the folder is writable, or set MAESTER_HOME") from None
     return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
 
 
 def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
@@ -187,16 +285,15 @@ def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
                          hint=REIMPORT_HINT)
 
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError(f"cannot read the card cache: {err.strerror or err}", file=file,
-                        hint=REIMPORT_HINT) from None
+        raw = read_bytes(path, "the card cache", kind="cache")
+    except DataError as err:
+        raise damaged(err.message) from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = load_json_text(raw.decode("utf-8"), file)
     except UnicodeDecodeError:
         raise damaged("not UTF-8 text") from None
-    except json.JSONDecodeError as err:
-        raise damaged(f"not valid JSON ({err.msg})", err.lineno) from None
+    except DataError as err:
+        raise damaged(err.message, err.line) from None
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
         raise damaged("not a Maester card cache")
     if data.get("version") != CACHE_VERSION:
@@ -248,11 +345,41 @@ def imported_pool() -> CardPool | None:
     return pool
 
 
+def usable_imported_pool() -> CardPool | None:
+    """``imported_pool()``, except that a cache that cannot be read is reported once (on stderr),
+    set aside as ``pool-damaged.json`` when it is damaged, and treated as no import: the practice
+    cards keep working."""
+    try:
+        return imported_pool()
+    except DataError as err:
+        path = cache_path()
+        moved = ""
+        if "another version" not in err.message:
+            try:
+                with import_lock(path.parent, wait=5.0):
+                    try:
+                        return imported_pool()  # an import finished meanwhile
+                    except DataError:
+                        pass
+                    if path.exists():
+                        os.replace(path, path.with_name(DAMAGED_NAME))
+                        moved = f"; it was set aside as {DAMAGED_NAME}"
+            except (OSError, DataError):
+                pass
+        key = str(err)
+        if key not in _reported:
+            _reported.add(key)
+            print(f"warning: {err}{moved}; only the practice cards are used until you import again",
+                  file=sys.stderr)
+        return None
+
+
 def default_pool() -> CardPool:
-    """The practice set, then the imported cards whose keys are new."""
+    """The practice set, then the imported cards whose keys are new (a cache that cannot be read
+    is reported once and ignored: ``usable_imported_pool``)."""
     global _default
     practice = practice_pool()
-    imported = imported_pool()
+    imported = usable_imported_pool()
     if _default is not None and _default[0] is practice and _default[1] is imported:
         return _default[2]
     pool = practice.merged(imported if imported is not None else CardPool())
@@ -347,6 +474,23 @@ def _cmd_show(args) -> int:
     return 0
 
 
+def _cmd_search(args) -> int:
+    from cards.search import QueryError, card_line, search
+
+    query = " ".join(args.query)
+    try:
+        found = search(default_pool(), query)
+    except QueryError as err:
+        raise DataError(f"cannot read the query {query!r}: {err.message} (at character {err.position + 1})",
+                        hint=err.hint or None) from None
+    for card in found[: args.limit] if args.limit else found:
+        print(card_line(card))
+    shown = min(len(found), args.limit) if args.limit else len(found)
+    more = f" (showing {shown}; --limit 0 shows all)" if shown < len(found) else ""
+    print(f"{len(found)} card{'' if len(found) == 1 else 's'} match{'es' if len(found) == 1 else ''}{more}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
@@ -362,10 +506,15 @@ def main(argv: list[str] | None = None) -> int:
     p_show = sub.add_parser("show", help="print one card as the engine sees it")
     p_show.add_argument("name", help="a card title or key")
     p_show.set_defaults(run=_cmd_show)
+    p_search = sub.add_parser("search", help="list the cards a query matches, e.g. "
+                                             "'t:character h:stark cost>=3 k:deadly' (docs/decks.md)")
+    p_search.add_argument("query", nargs="+", help="the query (quote it for the shell)")
+    p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
+    p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
-        print("python -m cards.pool: error: give a command (import or show)", file=sys.stderr)
+        print("python -m cards.pool: error: give a command (import, show or search)", file=sys.stderr)
         return 2
     try:
         return args.run(args)

@@ -501,8 +501,11 @@ def action_decision(g: Game, name: str) -> Decision:
             problem = legality.marshal_problem(g, name, **normal)
             if problem:
                 raise Refused(problem)
-            return {"marshal": normal["card"], "duplicate": normal["duplicate"],
-                    "attach_to": normal["attach_to"], "x": normal["x"]}
+            out = {"marshal": normal["card"], "duplicate": normal["duplicate"],
+                   "attach_to": normal["attach_to"], "x": normal["x"]}
+            if "gold_tokens" in normal:
+                out["gold_tokens"] = normal["gold_tokens"]
+            return out
         if "trigger" in answer:
             return triggers.check_trigger(g, name, answer, step="action")
         if "by_hand" in answer:
@@ -512,7 +515,9 @@ def action_decision(g: Game, name: str) -> Decision:
     phase = g.state.phase
     prompt = f"{phase}: take an action or pass"
     if phase == "marshalling" and g.state.active_player == name:
-        prompt = f"marshal a card ({g.player(name).gold} gold) or pass when done"
+        tokens = g.spendable_gold(name) - g.player(name).gold
+        prompt = f"marshal a card ({g.player(name).gold} gold{f' + {tokens} on cards' if tokens else ''}) " \
+                 f"or pass when done"
     decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check,
                         context={"by_hand": by_hand})
 
@@ -541,7 +546,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
     def initiate(g: Game, ev: Event) -> Flow:
         p = g.player(name)
         cost = 0 if dup else legality.marshal_cost(g, name, cid, x)
-        p.gold -= cost
+        if cost:  # the pool first, then gold tokens he may spend, unless gold_tokens says (Tywin Lannister)
+            g.spend_gold(name, cost, answer.get("gold_tokens"))
         if not dup:
             triggers.use_reducer(g, name, cid)
         if g.has_keyword(cid, "limited") and not dup:
@@ -639,12 +645,13 @@ def plot_phase(g: Game) -> Flow:
 
     def choose_plots(g: Game, ev: Event) -> Flow:
         for name in st.clockwise_from(g.first_player):
-            p = g.player(name)
+            p = g.plot_piles(name)  # his own plot deck, or the one switched with him this round (Varys)
             if not p.plot_deck and p.used_plots:
                 rotate_plots(g, name)
             if not p.plot_deck:
                 continue
-            decision = Decision("plot", name, "choose a plot to reveal",
+            decision = Decision("plot", name, "choose a plot to reveal" + (
+                                f" (from {p.name}'s plot deck)" if p.name != name else ""),
                                 options=[{"plot": c} for c in p.plot_deck])
             answer = yield from g.ask(decision)
             chosen[name] = answer["plot"]
@@ -656,10 +663,11 @@ def plot_phase(g: Game) -> Flow:
                 g.move_to_pile(p.revealed_plot, "used_plots")
             g._detach_from_location(cid)
             g.card(cid).zone = "revealed_plot"
+            g.card(cid).controller = name  # a switched plot deck's plot is revealed as his own (Varys)
             p.revealed_plot = cid
             g.log(f"{name} reveals {g.name(cid)}")
             g.state.window.gates.append({"event": "plot_revealed", "card": cid, "player": name})
-            if not p.plot_deck:  # PLT-04: rotation as a passive of resolving the plot
+            if not g.plot_piles(name).plot_deck:  # PLT-04: rotation as a passive of resolving the plot
                 rotate_plots(g, name)
         return
         yield
@@ -705,14 +713,16 @@ def plot_phase(g: Game) -> Flow:
 
 
 def rotate_plots(g: Game, name: str) -> None:
-    """PLT-04: the used pile returns to the plot deck (the plot just revealed stays revealed)."""
-    p = g.player(name)
+    """PLT-04: the used pile returns to the plot deck (the plot just revealed stays revealed). While
+    his plot deck and used pile are switched with another player's (Varys), those are his."""
+    p = g.plot_piles(name)
     if not p.used_plots:
         return
     for cid in p.used_plots:
         g.card(cid).zone = "plot_deck"
     p.plot_deck, p.used_plots = p.plot_deck + p.used_plots, []
-    g.log(f"{name}'s used plots return to the plot deck")
+    g.log(f"{name}'s used plots return to the plot deck" if p.name == name else
+          f"the used plots {name} uses ({p.name}'s) return to their plot deck")
 
 
 def draw_phase(g: Game) -> Flow:
@@ -851,6 +861,9 @@ def end_round(g: Game) -> None:
         p.drawn_this_round = 0
         p.limited_played = False
     g.expire("round")
+    if g.state.plot_swaps:  # Varys: "until the end of the round"
+        g.state.plot_swaps = []
+        g.log("plot decks and used piles switched this round go back to their players")
 
 
 # ---------------------------------------------------------------------------

@@ -17,8 +17,45 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.state import CardInstance, Effect, GameState, Player, Window
-from engine.steady import memo
+from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo
+
+
+def _derived(freeze=None, constants: bool = True):
+    """Cache a derived value of one card per state version (``engine.state.Version``): read again
+    before anything changes, it costs a dictionary lookup however many cards are in play. While
+    constants are being settled (GEN-06) a value that reads them is cached apart, per provisional
+    view of the table (``constants=False``: the value never reads constants)."""
+    def wrap(fn):
+        name = fn.__name__
+
+        def cached(self, card_id, *rest):
+            d = self.__dict__
+            if rest:
+                return fn(self, card_id, *rest)
+            if not constants:
+                table = memo(d)
+            elif "_constant_override" in d:
+                view = d["_constant_override"]
+                held = d.get("_view_memo")
+                if held is None or held[0] is not view or held[1] != Version.n:
+                    held = d["_view_memo"] = (view, Version.n, {})
+                table = held[2]
+            elif d.get("_in_constants"):
+                table = memo(d).setdefault("printed view", {})
+            else:
+                table = memo(d)
+            key = (name, card_id)
+            try:
+                return table[key]
+            except KeyError:
+                value = fn(self, card_id)
+                if freeze is not None:
+                    value = freeze(value)
+                table[key] = value
+                return value
+        cached.__name__, cached.__doc__, cached.uncached = name, fn.__doc__, fn
+        return cached
+    return wrap
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
@@ -230,7 +267,15 @@ class Game:
 
     def in_play_cards(self, name: str) -> list[int]:
         """Every card ``name`` controls in play, attachments included (not duplicates), and the
-        attachments on his House card (which is in play too, ZON-04)."""
+        attachments on his House card (which is in play too, ZON-04). Cached per state version."""
+        table = memo(self.__dict__)
+        key = ("in_play_cards", name)
+        found = table.get(key)
+        if found is None:
+            found = table[key] = self._in_play_cards(name)
+        return list(found)
+
+    def _in_play_cards(self, name: str) -> list[int]:
         p = self.player(name)
         out = list(self.card(p.house_card).attachments) if p.house_card is not None else []
         for p in self.state.players:
@@ -246,18 +291,8 @@ class Game:
     def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
         return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
 
-    def _read(self, what: str, card_id: int, compute):
-        """A derived value, worked out once per steady question (engine.steady), never while the
-        constants are being settled (they see a partial view)."""
-        if self.__dict__.get("_steady") is None or self.__dict__.get("_in_constants") \
-                or self.__dict__.get("_constant_override") is not None:
-            return compute(card_id)
-        return memo(self, (what, card_id), lambda: compute(card_id))
-
+    @_derived(None, constants=False)
     def card_type(self, card_id: int) -> str:
-        return self._read("type", card_id, self._card_type)
-
-    def _card_type(self, card_id: int) -> str:
         """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
         if self.state.cards[card_id].zone == "attached":
             return "attachment"
@@ -270,6 +305,7 @@ class Game:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""
         return triggers.constant_modifiers(self, card_id)
 
+    @_derived(None)
     def strength(self, card_id: int) -> int:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03)."""
         base = self.defn(card_id).strength or 0
@@ -296,10 +332,8 @@ class Game:
                 counts[v] = counts.get(v, 0) - 1
         return {v for v, n in counts.items() if n > 0 and (values is None or v in values)}
 
+    @_derived(frozenset)
     def icons(self, card_id: int) -> set[str]:
-        return self._read("icons", card_id, self._icons)
-
-    def _icons(self, card_id: int) -> set[str]:
         return self._netted(card_id, set(self.defn(card_id).icons), "icon+", "icon-", "add_icons",
                             "remove_icons", ("military", "intrigue", "power"))
 
@@ -307,6 +341,7 @@ class Game:
         c = self.state.cards[card_id]
         return c.facedown and c.zone == "attached" and self.state.phase != "setup"
 
+    @_derived(None)
     def is_blank(self, card_id: int, constants: list[dict] | None = None) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
@@ -317,10 +352,8 @@ class Game:
         mods = self._constants(card_id) if constants is None else constants
         return any(m.get("blank") for m in mods)
 
+    @_derived(frozenset)
     def keywords(self, card_id: int) -> set[str]:
-        return self._read("keywords", card_id, self._keywords)
-
-    def _keywords(self, card_id: int) -> set[str]:
         printed = set() if self.is_blank(card_id) else set(self.defn(card_id).keywords)
         return self._netted(card_id, printed, "keyword+", "keyword-", "add_keywords", "remove_keywords")
 
@@ -330,10 +363,8 @@ class Game:
             return 0
         return getattr(self.defn(card_id), what)
 
+    @_derived(frozenset)
     def traits(self, card_id: int) -> set[str]:
-        return self._read("traits", card_id, self._traits)
-
-    def _traits(self, card_id: int) -> set[str]:
         printed = set() if self.is_facedown_attachment(card_id) else set(self.defn(card_id).traits)
         return self._netted(card_id, printed, "trait+", "trait-", "add_traits", "remove_traits")
 
@@ -415,8 +446,8 @@ class Game:
             c.attached_to = None
         elif c.zone == "in_play":
             self.player(c.controller).in_play.remove(cid)
-        elif c.zone == "revealed_plot":
-            self.player(c.owner).revealed_plot = None
+        elif c.zone == "revealed_plot":  # its revealer's: the owner's, unless plot decks were switched
+            self.player(c.controller).revealed_plot = None
         elif c.zone == "played":
             self.player(c.owner).played.remove(cid)
         elif c.zone in ("deck", "hand", "discard", "dead", "plot_deck", "used_plots"):
@@ -426,8 +457,10 @@ class Game:
 
     def move_to_pile(self, cid: int, zone: str, *, top: bool = True) -> None:
         """Put a card into its owner's pile. Discard/dead piles grow at the end (their top)."""
-        self._detach_from_location(cid)
         c = self.card(cid)
+        if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
+            self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
             pile.insert(0 if top else len(pile), cid)
@@ -698,3 +731,79 @@ class Game:
     def abilities(self, card_id: int) -> list:
         """The card's abilities now (printed, blanked, gained): for effects that read another card's."""
         return triggers.abilities(self, card_id)
+
+    # --- gold tokens on cards (Tywin Lannister) ---
+    def gold_tokens(self, name: str) -> list[tuple[int, int]]:
+        """(card, gold) for the gold tokens ``name`` may spend as if they were in his gold pool: those on
+        cards in play he controls with a ``spend_gold`` constant whose condition holds (a blanked card's
+        gold stays on it but cannot be spent)."""
+        out = []
+        for cid in self.player(name).in_play:
+            n = self.card(cid).tokens.get("gold", 0)
+            if n > 0 and triggers.spends_gold(self, cid):
+                out.append((cid, n))
+        return out
+
+    def spendable_gold(self, name: str) -> int:
+        """The gold ``name`` can spend now: his gold pool plus the gold tokens he may spend as if in it."""
+        return self.player(name).gold + sum(n for _, n in self.gold_tokens(name))
+
+    def gold_tokens_problem(self, name: str, cost: int, from_tokens: int | None) -> str | None:
+        """Why ``name`` cannot pay ``cost`` gold taking ``from_tokens`` of it from gold tokens (None: pool
+        first, then tokens), or None."""
+        tokens = sum(n for _, n in self.gold_tokens(name))
+        pool = self.player(name).gold
+        if from_tokens is None:
+            return None if cost <= pool + tokens else f"gold: {cost} needed; {name} has {pool}" + \
+                (f" and {tokens} on cards" if tokens else "")
+        if isinstance(from_tokens, bool) or not isinstance(from_tokens, int) or from_tokens < 0:
+            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards)"
+        if from_tokens > tokens:
+            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards"
+        if from_tokens > cost:
+            return f"gold_tokens: the payment is only {cost} gold"
+        if cost - from_tokens > pool:
+            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool}"
+        return None
+
+    def spend_gold(self, name: str, cost: int, from_tokens: int | None = None) -> int:
+        """Pay ``cost`` gold (what there is, up to it: advise mode may underpay): ``from_tokens`` of it from
+        the gold tokens he may spend (cards in seat order), the rest from his pool; without ``from_tokens``
+        the pool pays first and the tokens the rest. Returns the gold paid."""
+        p = self.player(name)
+        sources = self.gold_tokens(name)
+        if from_tokens is None:
+            from_pool = min(cost, p.gold)
+            from_tokens = min(cost - from_pool, sum(n for _, n in sources))
+        else:
+            from_tokens = min(from_tokens, cost, sum(n for _, n in sources))
+            from_pool = min(cost - from_tokens, p.gold)
+        p.gold -= from_pool
+        left = from_tokens
+        for cid, n in sources:
+            take = min(n, left)
+            if take:
+                c = self.card(cid)
+                c.tokens["gold"] = n - take
+                if not c.tokens["gold"]:
+                    del c.tokens["gold"]
+                self.log(f"{name} spends {take} gold from {self.name(cid)}")
+                left -= take
+        return from_pool + from_tokens
+
+    def place_gold(self, cid: int, amount: int) -> None:
+        """Take gold from the treasury and place it on a card as gold tokens."""
+        c = self.card(cid)
+        c.tokens["gold"] = c.tokens.get("gold", 0) + amount
+        self.log(f"{amount} gold from the treasury is placed on {self.name(cid)} ({c.tokens['gold']} on it)")
+
+    # --- plot decks switched between players (Varys) ---
+    def plot_holder(self, name: str) -> str:
+        """The player whose plot deck and used pile ``name`` uses now as his own: himself, unless an effect
+        switched them with another player's until the end of the round (``state.plot_swaps``)."""
+        return self.state.plot_holder(name)
+
+    def plot_piles(self, name: str) -> Player:
+        """The Player whose ``plot_deck`` and ``used_plots`` lists are ``name``'s own now."""
+        return self.player(self.plot_holder(name))
+

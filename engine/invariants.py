@@ -14,15 +14,18 @@ What is checked:
 - attached cards and duplicates name their host in ``attached_to``; hosts are
   in play; no other card has ``attached_to`` set;
 - the controller of an in-play card is the player whose ``in_play`` holds it;
-  cards in piles, revealed plots, House cards and agendas are controlled by
-  their owner; cards in piles carry no power, are standing and face up;
+  cards in piles, House cards and agendas are controlled by their owner, a
+  revealed plot by the player who revealed it (his owner's, unless plot decks
+  were switched: Varys); cards in piles carry no power or tokens, are standing
+  and face up;
 - no card is moribund outside an open action window (MOR-01), and moribund
   cards are in play (or an event being played); no event is still being played
   outside a window (MOR-05);
 - gold and power are never negative; ``drawn_this_round`` never exceeds the
   draw cap of 3 (DRW-03);
 - ``Game.total_power`` equals House power plus power on the characters the
-  player controls in play (C-19), counted independently here;
+  player controls in play (C-19), counted independently here (House power alone
+  while a card says his characters' power does not count: Melisandre);
 - no player has two face-up, non-duplicate copies of one unique title in play
   (UNQ-01);
 - the winner is a player's name or ``draw``, once set it stays set (a per-game
@@ -37,6 +40,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from engine import triggers
 from engine.state import PILE_ZONES, ZONES
 
 if TYPE_CHECKING:
@@ -136,7 +140,10 @@ def check_invariants(game: "Game") -> list[str]:
             if held_zone == "in_play":
                 if c.controller != holder:
                     bad(f"{lab(cid)} is in {holder}'s in_play list but is controlled by {c.controller}")
-            else:  # piles, events being played, revealed plot, House card, agenda: the owner's
+            elif held_zone == "revealed_plot":  # a plot of a switched plot deck is its revealer's (Varys)
+                if c.controller != holder:
+                    bad(f"{lab(cid)} is {holder}'s revealed plot but controlled by {c.controller}")
+            else:  # piles, events being played, House card, agenda: the owner's
                 if holder != c.owner:
                     bad(f"{lab(cid)} is in {holder}'s {held_zone} but is owned by {c.owner}")
                 if c.controller != c.owner:
@@ -151,6 +158,10 @@ def check_invariants(game: "Game") -> list[str]:
             bad(f"{lab(cid)} is in {c.owner}'s {zone} but is still marked: {state}")
         if c.power < 0:
             bad(f"{lab(cid)} has negative power {c.power}")
+        if zone in _PILE_SET and c.tokens:
+            bad(f"{lab(cid)} is in {c.owner}'s {zone} but still has tokens {c.tokens}")
+        if any(n < 0 for n in c.tokens.values()):
+            bad(f"{lab(cid)} has a negative number of tokens {c.tokens}")
         if c.moribund is not None:
             if not windows_open:
                 bad(f"{lab(cid)} is moribund ({c.moribund}) but no action window is open (MOR-01)")
@@ -183,6 +194,8 @@ def check_invariants(game: "Game") -> list[str]:
             bad(f"{p.name} has no House card")
         house = cards[p.house_card].power if p.house_card in cards else 0
         expected = house + on_characters[p.name]
+        if triggers.prohibited(game, p.name, "character_power") is not None:
+            expected = house  # Melisandre: power on his characters does not count (GEN-01)
         try:
             computed = game.total_power(p.name)
         except Exception as err:  # noqa: BLE001 - report, don't crash the checker

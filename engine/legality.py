@@ -67,21 +67,24 @@ def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
 
 def normalise_marshal(answer: dict) -> dict:
     try:
-        return {"card": answer["marshal"], "duplicate": bool(answer.get("duplicate", False)),
-                "attach_to": answer.get("attach_to"), "x": int(answer.get("x") or 0)}
+        out = {"card": answer["marshal"], "duplicate": bool(answer.get("duplicate", False)),
+               "attach_to": answer.get("attach_to"), "x": int(answer.get("x") or 0)}
     except (TypeError, ValueError):
         raise Refused("x must be a whole number")
+    if answer.get("gold_tokens") is not None:  # how much of the cost gold tokens pay (Tywin Lannister)
+        out["gold_tokens"] = answer["gold_tokens"]
+    return out
 
 
 def marshal_problem(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
-                    x: int = 0) -> str | None:
+                    x: int = 0, gold_tokens: int | None = None) -> str | None:
     """The first rule marshalling ``card`` now would break, or None."""
-    found = marshal_problems(g, name, card, duplicate, attach_to, x)
+    found = marshal_problems(g, name, card, duplicate, attach_to, x, gold_tokens)
     return found[0] if found else None
 
 
 def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
-                     x: int = 0) -> list[str]:
+                     x: int = 0, gold_tokens: int | None = None) -> list[str]:
     """Every rule marshalling ``card`` now would break (advise mode warns of them all): the turn
     (MAR-05), then what the card itself breaks, gold last."""
     if card not in g.state.cards:
@@ -90,21 +93,27 @@ def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, att
     st = g.state
     if st.phase != "marshalling" or st.active_player != name:
         out.append(f"{name} can marshal {g.name(card)} only in {name}'s own marshalling turn (MAR-05)")
-    problem = _marshal_card_problem(g, name, card, duplicate, attach_to, x)
+    problem = _marshal_card_problem(g, name, card, duplicate, attach_to, x, gold_tokens)
     if problem:
         out.append(problem)
     d = g.defn(card)
     if problem and not problem.startswith("gold:") and not duplicate and x >= 0 \
             and d.type in ("character", "location", "attachment") and card in g.player(name).hand:
         cost = marshal_cost(g, name, card, x)  # the gold, too, when something else is also wrong
-        if cost > g.player(name).gold:
-            penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
-            out.append(f"gold: {d.name} costs {cost}{penalty}; {name} has {g.player(name).gold} (MAR-04)")
+        if cost > g.spendable_gold(name):
+            out.append(_gold_message(g, name, card, cost))
     return out
 
 
+def _gold_message(g: Game, name: str, card: int, cost: int) -> str:
+    penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
+    tokens = g.spendable_gold(name) - g.player(name).gold
+    on_cards = f" and {tokens} on cards" if tokens else ""
+    return f"gold: {g.name(card)} costs {cost}{penalty}; {name} has {g.player(name).gold}{on_cards} (MAR-04)"
+
+
 def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach_to: int | None,
-                          x: int, *, any_host: bool = False) -> str | None:
+                          x: int, gold_tokens: int | None = None, *, any_host: bool = False) -> str | None:
     """``any_host``: leave out where an attachment goes (``marshal_options`` asks that per host)."""
     st = g.state
     p = g.player(name)
@@ -142,9 +151,11 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     elif attach_to is not None:
         return f"{title} is a {d.type}: it is not played as an attachment (ATT-01)"
     cost = marshal_cost(g, name, card, x)
-    if cost > p.gold:
-        penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
-        return f"gold: {title} costs {cost}{penalty}; {name} has {p.gold} (MAR-04)"
+    if cost > g.spendable_gold(name):  # his pool and the gold tokens he may spend (Tywin Lannister)
+        return _gold_message(g, name, card, cost)
+    problem = g.gold_tokens_problem(name, cost, gold_tokens)
+    if problem:
+        return f"{problem} (MAR-04)"
     return None
 
 
@@ -346,9 +357,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
     found = declare_tolls(g, name, {"challenge": ctype, "against": against, "attackers": attackers})
-    if triggers.toll_total(found) > p.gold:  # core-d
+    if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
-                f"({g.name(found[0][0])}) and has {p.gold} (GEN-01)")
+                f"({g.name(found[0][0])}) and has {g.spendable_gold(name)} (GEN-01)")
     return None
 
 
@@ -436,9 +447,9 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
             if stop is not None:
                 raise Refused(f"{ch.defender} cannot declare defenders ({g.name(stop[0])}, GEN-01)")
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
-        if triggers.toll_total(found) > g.player(ch.defender).gold:  # core-d
+        if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
-                          f"({g.name(found[0][0])}) and has {g.player(ch.defender).gold} (GEN-01)")
+                          f"({g.name(found[0][0])}) and has {g.spendable_gold(ch.defender)} (GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",
@@ -462,3 +473,42 @@ def declare_tolls(g: Game, name: str, answer: dict) -> list:
         if cid in g.state.cards:
             found += triggers.tolls(g, "attack", card=cid)
     return [t for t in found if t[1] == name]
+
+
+# --- gold tokens (Tywin Lannister) ---
+
+def gold_of_answer(g: Game, name: str, answer: dict) -> int:
+    """The gold a marshal or trigger answer would make ``name`` pay (0 when it names nothing payable); the
+    table asks with it whether gold tokens pay first."""
+    try:
+        if "marshal" in answer:
+            cid = answer["marshal"]
+            if cid not in g.state.cards or answer.get("duplicate"):
+                return 0
+            return marshal_cost(g, name, cid, int(answer.get("x") or 0))
+        if "trigger" in answer:
+            cid = answer["trigger"]
+            abs_ = triggers.abilities(g, cid) if cid in g.state.cards else []
+            n = answer.get("ability", 1)
+            if not isinstance(n, int) or not 1 <= n <= len(abs_):
+                return 0
+            ab = abs_[n - 1]
+            gold = triggers._gold_cost(g, name, cid, ab, int(answer.get("x") or 0))
+            if ab.cost.get("gold_target_cost"):
+                gold += sum(g.defn(t).cost or 0 for t in answer.get("targets") or [] if t in g.state.cards)
+            return gold
+    except (TypeError, ValueError):
+        return 0
+    return 0
+
+
+def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] | None:
+    """(cost, pool first: gold from tokens, tokens first: gold from tokens) when ``name`` could pay the answer's
+    gold either from his pool first or from his gold tokens first and the two differ; else None."""
+    cost = gold_of_answer(g, name, answer)
+    pool = g.player(name).gold
+    tokens = g.spendable_gold(name) - pool
+    if not cost or not tokens or cost > pool + tokens:
+        return None
+    pool_first, tokens_first = max(0, cost - pool), min(cost, tokens)
+    return (cost, pool_first, tokens_first) if pool_first != tokens_first else None

@@ -157,8 +157,8 @@ def _gold_problem(g: Game, player: str, cid: int) -> str | None:
     st = g.state
     if not (st.phase == "marshalling" and st.active_player == player):
         return f"{d.name} costs gold: it can be played only in {player}'s own marshalling turn (MAR-08, C-14)"
-    if (d.cost or 0) > g.player(player).gold and g.options.mode != "advise":
-        return f"gold: {d.name} costs {d.cost}; {player} has {g.player(player).gold}"
+    if (d.cost or 0) > g.spendable_gold(player) and g.options.mode != "advise":
+        return f"gold: {d.name} costs {d.cost}; {player} has {g.spendable_gold(player)}"
     return None
 
 
@@ -245,8 +245,8 @@ def _cost_problem(g: Game, player: str, cid: int, cost: dict) -> str | None:
     if not isinstance(gold, int) or isinstance(gold, bool) or gold < 0:
         return f"cost: gold must be a whole number of 0 or more, got {gold!r}"
     printed = g.defn(cid).cost or 0 if g.defn(cid).type == "event" and g.card(cid).zone == "hand" else 0
-    if gold + printed > g.player(player).gold and g.options.mode != "advise":
-        return f"gold: {gold + printed} needed; {player} has {g.player(player).gold}"
+    if gold + printed > g.spendable_gold(player) and g.options.mode != "advise":
+        return f"gold: {gold + printed} needed; {player} has {g.spendable_gold(player)}"
     need = cost.get("influence", 0)
     if not isinstance(need, int) or isinstance(need, bool) or need < 0:
         return f"cost: influence must be a whole number, got {need!r}"
@@ -425,7 +425,7 @@ def pay_costs(g: Game, player: str, cid: int, ta: TextAbility, cost: dict) -> No
     p = g.player(player)
     d = g.defn(cid)
     if d.type == "event" and c.zone == "hand":
-        p.gold -= min(p.gold, d.cost or 0)
+        g.spend_gold(player, d.cost or 0)  # the pool first, then gold tokens he may spend
         triggers.use_reducer(g, player, cid)
         g._detach_from_location(cid)
         c.zone = "played"
@@ -435,7 +435,7 @@ def pay_costs(g: Game, player: str, cid: int, ta: TextAbility, cost: dict) -> No
             p.limited_played = True
     if ta.limited:
         p.limited_played = True
-    p.gold -= min(p.gold, cost.get("gold", 0))
+    g.spend_gold(player, cost.get("gold", 0))
     for k in cost.get("kneel", []) + cost.get("pay", []):
         g.card(k).kneeling = True
     for k in cost.get("discard", []):

@@ -39,7 +39,8 @@ from engine.advise import free_move
 from engine.builder import DeckSpec, new_game
 from engine.decisions import GameOver, Refused
 from engine.game import Game, Options
-from engine.scenario import load_scenario
+from engine.save_schema import SaveShapeError, check_save
+from engine.scenario import ScenarioError, load_scenario
 
 SAVE_FORMAT = "maester-save"
 SAVE_VERSION = 1
@@ -77,7 +78,10 @@ def start_from_spec(spec: Mapping, pool: Any, options: Options | None = None) ->
     if not isinstance(spec, Mapping):
         raise ReplayError("this game has no setup_spec, so it cannot be replayed (was it built by hand?)")
     if "scenario" in spec:
-        return load_scenario(spec["scenario"], _options_of(spec, options)).game
+        try:
+            return load_scenario(spec["scenario"], _options_of(spec, options)).game
+        except ScenarioError as err:
+            raise ReplayError(f"its scenario does not load: step {err.step}: {err.reason}") from None
     if "decks" in spec:
         decks_spec = spec["decks"]
         seats = list(spec.get("seats") or decks_spec)
@@ -159,6 +163,10 @@ def load_game(data: Mapping, pool: Any = None, *, verify: bool = True) -> Game:
     if data.get("version") != SAVE_VERSION:
         raise ReplayError(f"save version {data.get('version')!r} is not supported; this Maester reads "
                           f"version {SAVE_VERSION}")
+    try:
+        check_save(data)  # every type checked before any is used
+    except SaveShapeError as err:
+        raise ReplayError(str(err)) from None
     setup = data["setup"]
     if "decks" in setup:
         missing = [k for k in data.get("cards", []) if pool is None or pool.get(k) is None]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.errors import DataError
-from cards.files import run_command
+from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
 from engine.builder import StateBuilder
@@ -41,12 +41,14 @@ START_KEYS = {"round", "phase", "first_player", "shuffle", "players"}
 PLAYER_KEYS = {"house", "house_kneeling", "house_attachments", "agenda", "house_power", "gold",
                "revealed_plot", "plot_deck", "used_plots", "hand", "deck", "discard", "dead", "in_play",
                "drawn_this_round", "limited_played"}
-ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachments", "duplicates", "facedown"}
+ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachments", "duplicates", "facedown",
+              "gold_tokens"}
 STEP_KEYS = {"until", "expect", "say"}
 COMMAND_KEYS = {
     "plot": set(), "first_player": set(), "setup": {"attach", "duplicates"},
-    "marshal": {"duplicate", "attach_to", "x"}, "challenge": {"against", "attackers"}, "stealth": set(),
-    "defend": set(), "choose": set(), "order": set(), "trigger": {"ability", "targets", "pay", "x", "gate_card"},
+    "marshal": {"duplicate", "attach_to", "x", "gold_tokens"}, "challenge": {"against", "attackers"}, "stealth": set(),
+    "defend": set(), "choose": set(), "order": set(),
+    "trigger": {"ability", "targets", "pay", "x", "gate_card", "gold_tokens"},
     "duplicate_save": set(),
     # card text by hand (engine/manual.py): an extension of the scenario format
     "by_hand": {"paragraph", "cost", "targets", "removes", "save", "cancel", "gate"},
@@ -57,12 +59,23 @@ COMMAND_KEYS = {
 EXPECT_KEYS = {"round", "phase", "first_player", "active_player", "winner", "eliminated", "power", "house_power",
                "card_power", "gold", "initiative", "hand_size", "deck_size", "discard_size", "dead_size",
                "drawn_this_round", "limited_played", "zone", "kneeling", "strength", "icons", "keywords", "traits",
-               "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log"}
+               "type", "owner", "controller", "attached_to", "duplicates", "challenge", "window_step", "log",
+               "gold_tokens", "plot_deck_of"}
 CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "winner", "unopposed"}
 DESTINATIONS = {"dead", "discard", "hand", "deck"}
 CHOICE_WORD = re.compile(r"^[a-z][a-z_]*$")
 ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
               "revealed_plot"}
+
+
+MAX_PILE = 1000
+"""The most cards a scenario may list in one pile (a hand, a deck, in play ...) of one player."""
+MAX_CARDS = 5000
+"""The most cards a scenario may create in all."""
+MAX_DUPLICATES = 10
+MAX_NUMBER = 1_000_000
+"""The largest gold, power, round ... a scenario may give."""
+MAX_NAME = 100
 
 
 class ScenarioError(Exception):
@@ -249,7 +262,11 @@ class _Loader:
         players = start.get("players")
         if not isinstance(players, dict) or not 2 <= len(players) <= 4:
             raise ScenarioError(0, "start.players: a mapping of 2 to 4 players")
-        names = [str(n) for n in players]
+        for n in players:
+            if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or not n.isprintable():
+                raise ScenarioError(0, f"start.players: a player's name is text of 1 to {MAX_NAME} characters "
+                                       f"(no control characters), got {str(n)[:40]!r}{_where(players, n)}; put the name in quotes")
+        names = list(players)
         phase = start.get("phase", "setup")
         if phase not in PHASES:
             raise ScenarioError(0, f"start.phase: '{phase}' is not a phase; use one of {', '.join(PHASES)}")
@@ -295,10 +312,11 @@ class _Loader:
             raise ScenarioError(0, f"{where}: '{value}' is a {d.type}, not a House card")
         return (d.house[0] if d.house else "neutral"), d
 
-    def _int(self, m: dict, key: str, default: int, where: str) -> int:
+    def _int(self, m: dict, key: str, default: int, where: str, most: int = MAX_NUMBER) -> int:
         v = m.get(key, default)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ScenarioError(0, f"{where}.{key}: expected a whole number of 0 or more, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > most:
+            shown = repr(v) if not isinstance(v, int) or abs(v) < 10 ** 12 else "a huge number"
+            raise ScenarioError(0, f"{where}.{key}: expected a whole number from 0 to {most:,}, got {shown}")
         return v
 
     def _list(self, m: dict, key: str, where: str) -> list:
@@ -307,6 +325,13 @@ class _Loader:
             return []
         if not isinstance(v, list):
             raise ScenarioError(0, f"{where}.{key}: expected a list")
+        if len(v) > MAX_PILE:
+            raise ScenarioError(0, f"{where}.{key}: {len(v):,} cards; a scenario lists at most {MAX_PILE:,} "
+                                   f"in one place")
+        self.created = getattr(self, "created", 0) + len(v)
+        if self.created > MAX_CARDS:
+            raise ScenarioError(0, f"{where}.{key}: more than {MAX_CARDS:,} cards in all; a scenario holds at most "
+                                   f"{MAX_CARDS:,}")
         return v
 
     def _player(self, name: str, m: dict, house_def: CardDef | None, names: list[str]) -> None:
@@ -352,7 +377,7 @@ class _Loader:
             if ref is None:
                 raise ScenarioError(0, f"{where}: a card entry needs 'card'")
         d = self.card_def(ref, where)
-        for key in ("kneeling", "power", "attachments", "duplicates", "controller"):
+        for key in ("kneeling", "power", "attachments", "duplicates", "controller", "gold_tokens"):
             if key in extra:
                 raise ScenarioError(0, f"{where}.{key}: only cards in play take '{key}'; this card is in "
                                        f"the {zone.replace('_', ' ')}")
@@ -393,6 +418,9 @@ class _Loader:
                               power=self._int(extra, "power", 0, where),
                               facedown=bool(extra.get("facedown", False)))
         self._register(d, cid, extra, where)
+        gold_tokens = self._int(extra, "gold_tokens", 0, where)
+        if gold_tokens:
+            st.cards[cid].tokens["gold"] = gold_tokens
         if host is not None:
             st.cards[cid].zone = "attached"
             st.cards[cid].attached_to = host
@@ -401,7 +429,7 @@ class _Loader:
             st.player(controller).in_play.append(cid)
         for i, a in enumerate(self._list(extra, "attachments", where)):
             self._entry(a, listed_under, f"{where}.attachments[{i + 1}]", names, host=cid)
-        for _ in range(self._int(extra, "duplicates", 0, where)):
+        for _ in range(self._int(extra, "duplicates", 0, where, MAX_DUPLICATES)):
             dup = self.b.new_card(d, owner, "duplicate", controller=controller, attached_to=cid)
             st.cards[cid].duplicates.append(dup)
         return cid
@@ -529,6 +557,11 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"resolve": True}
     else:  # duplicate_save
         out = {"duplicate_save": refs.card(v, "duplicate_save")}
+    if cmd in ("marshal", "trigger") and body.get("gold_tokens") is not None:
+        # how much of the gold is paid with gold tokens on cards (Tywin Lannister); else the pool first
+        if not isinstance(body["gold_tokens"], int) or isinstance(body["gold_tokens"], bool):
+            raise ScenarioError(step, f"{cmd}.gold_tokens: expected a whole number, got {body['gold_tokens']!r}")
+        out["gold_tokens"] = body["gold_tokens"]
     return out, rejected
 
 
@@ -576,7 +609,7 @@ def _tool_command(body: dict, refs: "_Refs", step: int) -> dict:
 def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
     """Read, check and build a scenario; raises ScenarioError (or DataError for unreadable files)."""
     path = str(path)
-    data = load_yaml_file(path)
+    data = load_yaml_file(path, kind="scenario")
     if not isinstance(data, dict):
         raise ScenarioError(0, "a scenario file is a mapping with format, title, start and steps")
     _check_keys(data, TOP_KEYS, 0, "scenario")
@@ -678,9 +711,9 @@ def _parse_condition(value: Any, refs: _Refs) -> dict:
 def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
     """Check every card and player named in an expectation now, so errors name the step."""
     card_maps = ("card_power", "zone", "kneeling", "strength", "icons", "keywords", "traits", "type", "owner",
-                 "controller", "attached_to", "duplicates")
+                 "controller", "attached_to", "duplicates", "gold_tokens")
     player_maps = ("power", "house_power", "gold", "initiative", "hand_size", "deck_size", "discard_size",
-                   "dead_size", "drawn_this_round", "limited_played")
+                   "dead_size", "drawn_this_round", "limited_played", "plot_deck_of")
     for key in card_maps:
         if key in value:
             if not isinstance(value[key], dict):
@@ -703,7 +736,7 @@ def _resolve_expect_refs(value: dict, refs: _Refs) -> None:
                                                          or isinstance(value[key], bool)):
             raise ScenarioError(refs.step, f"expect.{key}: expected a whole number, got {value[key]!r}")
     for key in ("power", "house_power", "card_power", "gold", "initiative", "hand_size", "deck_size",
-                "discard_size", "dead_size", "drawn_this_round", "strength", "duplicates"):
+                "discard_size", "dead_size", "drawn_this_round", "strength", "duplicates", "gold_tokens"):
         for ref, v in (value.get(key) or {}).items():
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ScenarioError(refs.step, f"expect.{key}.{ref}: expected a whole number, got {v!r}")
@@ -794,6 +827,7 @@ def check_expectations(g: Game, expect: dict, refs: _Refs) -> list[str]:
         "dead_size": lambda n: len(g.player(n).dead),
         "drawn_this_round": lambda n: g.player(n).drawn_this_round,
         "limited_played": lambda n: g.player(n).limited_played,
+        "plot_deck_of": g.plot_holder,
     }
     for key, get in per_player.items():
         for name, want in (expect.get(key) or {}).items():
@@ -805,6 +839,7 @@ def check_expectations(g: Game, expect: dict, refs: _Refs) -> list[str]:
         "traits": lambda c: sorted(g.traits(c)), "type": g.card_type,
         "owner": lambda c: g.card(c).owner, "controller": lambda c: g.card(c).controller,
         "attached_to": lambda c: label(g.card(c).attached_to), "duplicates": lambda c: len(g.card(c).duplicates),
+        "gold_tokens": lambda c: g.card(c).tokens.get("gold", 0),
     }
     for key, get in per_card.items():
         for ref, want in (expect.get(key) or {}).items():
@@ -974,6 +1009,7 @@ def scenario_files(paths: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerant_console()
     args = list(sys.argv[1:] if argv is None else argv)
     verbose = "--verbose" in args
     args = [a for a in args if a != "--verbose"]

@@ -17,6 +17,126 @@ import random
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+class Version:
+    """A counter bumped by every change to any game state object (``Tracked`` fields, their lists and
+    dicts): derived values are cached against it (``engine.derived``) instead of rescanning the table.
+    One counter for the process: a change in any game invalidates every cache, never the reverse."""
+
+    n = 0
+
+
+def memo(owner: dict) -> dict:
+    """``owner``'s table of derived values for the current state version (a fresh one after any
+    change): ``owner`` is a game's ``__dict__``."""
+    m = owner.get("_memo")
+    if m is None or m[0] != Version.n:
+        m = owner["_memo"] = (Version.n, {})
+    return m[1]
+
+
+class TList(list):
+    """A list that bumps ``Version`` whenever it changes."""
+
+    __slots__ = ()
+
+    def append(self, x):
+        list.append(self, x); Version.n += 1
+
+    def extend(self, xs):
+        list.extend(self, xs); Version.n += 1
+
+    def insert(self, i, x):
+        list.insert(self, i, x); Version.n += 1
+
+    def remove(self, x):
+        list.remove(self, x); Version.n += 1
+
+    def pop(self, *a):
+        Version.n += 1
+        return list.pop(self, *a)
+
+    def clear(self):
+        if self:
+            list.clear(self); Version.n += 1
+
+    def sort(self, *a, **kw):
+        list.sort(self, *a, **kw); Version.n += 1
+
+    def reverse(self):
+        list.reverse(self); Version.n += 1
+
+    def __setitem__(self, i, x):
+        list.__setitem__(self, i, x); Version.n += 1
+
+    def __delitem__(self, i):
+        list.__delitem__(self, i); Version.n += 1
+
+    def __iadd__(self, xs):
+        Version.n += 1
+        return list.__iadd__(self, xs)
+
+    def __imul__(self, k):
+        Version.n += 1
+        return list.__imul__(self, k)
+
+
+class TDict(dict):
+    """A dict that bumps ``Version`` whenever it changes."""
+
+    __slots__ = ()
+
+    def __setitem__(self, k, v):
+        dict.__setitem__(self, k, v); Version.n += 1
+
+    def __delitem__(self, k):
+        dict.__delitem__(self, k); Version.n += 1
+
+    def pop(self, *a):
+        Version.n += 1
+        return dict.pop(self, *a)
+
+    def popitem(self):
+        Version.n += 1
+        return dict.popitem(self)
+
+    def clear(self):
+        dict.clear(self); Version.n += 1
+
+    def update(self, *a, **kw):
+        dict.update(self, *a, **kw); Version.n += 1
+
+    def setdefault(self, k, v=None):
+        Version.n += 1
+        return dict.setdefault(self, k, v)
+
+    def __ior__(self, other):
+        Version.n += 1
+        return dict.__ior__(self, other)
+
+
+class Tracked:
+    """Base of the state's dataclasses: setting a field bumps ``Version``; list and dict values are
+    kept as ``TList``/``TDict`` so changes inside them count too. The log and the action windows are
+    not tracked: no derived value reads them (``Window`` is a plain dataclass)."""
+
+    __slots__ = ()
+    _untracked: frozenset = frozenset()
+
+    def __setattr__(self, name, value):
+        t = type(value)
+        if t is list and name not in self._untracked:
+            value = TList(value)
+        elif t is dict:
+            value = TDict(value)
+        old = self.__dict__.get(name, _UNSET)
+        object.__setattr__(self, name, value)
+        if old is not value and not (type(old) is type(value) and old == value):
+            Version.n += 1  # setting a field to what it already holds changes nothing
+
+
+_UNSET = object()
+
+
 PHASES = ("setup", "plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
 CHALLENGE_TYPES = ("military", "intrigue", "power")
 
@@ -27,7 +147,7 @@ ZONES = PILE_ZONES + ("in_play", "attached", "duplicate", "revealed_plot", "hous
 
 
 @dataclass
-class CardInstance:
+class CardInstance(Tracked):
     """One physical card in this game. ``key`` names its definition in the game's pool."""
 
     id: int
@@ -54,7 +174,7 @@ class CardInstance:
 
 
 @dataclass
-class Player:
+class Player(Tracked):
     name: str
     house: str
     """The House (lower case); ``neutral`` when the House card names none."""
@@ -80,7 +200,7 @@ class Player:
 
 
 @dataclass
-class Challenge:
+class Challenge(Tracked):
     """The challenge in progress (or the last one)."""
 
     type: str
@@ -98,7 +218,7 @@ class Challenge:
 
 
 @dataclass
-class Effect:
+class Effect(Tracked):
     """A lasting effect: a modifier on a card until a point in time (LST-01..05)."""
 
     target: int
@@ -125,7 +245,7 @@ class Window:
 
 
 @dataclass
-class GameState:
+class GameState(Tracked):
     players: list[Player]
     cards: dict[int, CardInstance]
     seed: int = 0
@@ -157,6 +277,11 @@ class GameState:
     granted: list[dict] = field(default_factory=list)
     """Abilities enabled for a while by a card's own effect: {card, ability, player, until} (EFF-04)."""
     """Uses of limited abilities (``Limit N per phase``), keyed by card, ability and period."""
+    plot_swaps: list[list[str]] = field(default_factory=list)
+    """Pairs of players who switched plot decks and used piles until the end of the round (Varys), in
+    the order the switches happened (``plot_holder``)."""
+
+    _untracked = frozenset({"log", "windows"})
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
@@ -189,6 +314,18 @@ class GameState:
         order = names[i:] + names[:i]
         return [n for n in order if not self.player(n).eliminated]
 
+    def plot_holder(self, name: str) -> str:
+        """The player whose plot deck and used pile ``name`` uses as his own now: himself, unless an
+        effect switched them with another player's (``plot_swaps``, until the end of the round)."""
+        holds = {p.name: p.name for p in self.players}
+        for a, b in self.plot_swaps:
+            holds[a], holds[b] = holds[b], holds[a]
+        return holds.get(name, name)
+
+    def plot_users(self, holder: str) -> list[str]:
+        """The players who use ``holder``'s plot deck and used pile now (empty when nobody does)."""
+        return [p.name for p in self.players if self.plot_holder(p.name) == holder]
+
     def left_of(self, name: str) -> str:
         order = self.clockwise_from(name)
         return order[1] if len(order) > 1 else order[0]
@@ -213,6 +350,8 @@ class GameState:
             "counters": dict(self.counters), "granted": [dict(x) for x in self.granted],
             "shuffle": self.shuffle, "reducers": [dict(r) for r in self.reducers],
         }
+        if self.plot_swaps:  # absent when empty: older saves keep their digests
+            data["plot_swaps"] = [list(x) for x in self.plot_swaps]
         if self.revealed or self.looking:  # absent when empty: older saves keep their digests
             data["revealed"], data["looking"] = list(self.revealed), [dict(x) for x in self.looking]
         if data["challenge"]:
@@ -238,7 +377,8 @@ class GameState:
             phase_serial=data.get("phase_serial", 0), challenge_serial=data.get("challenge_serial", 0),
             counters=dict(data.get("counters", {})), granted=[dict(x) for x in data.get("granted", [])],
             shuffle=data.get("shuffle", True), reducers=[dict(r) for r in data.get("reducers", [])],
-            revealed=list(data.get("revealed", [])), looking=[dict(x) for x in data.get("looking", [])],
+            revealed=list(data.get("revealed", [])),
+            plot_swaps=[list(x) for x in data.get("plot_swaps", [])], looking=[dict(x) for x in data.get("looking", [])],
         )
 
     def digest(self) -> str:
@@ -256,7 +396,7 @@ def _card_dict(c: CardInstance) -> dict:
     d = {}
     for name in _CARD_FIELDS:
         v = getattr(c, name)
-        d[name] = list(v) if type(v) is list else dict(v) if type(v) is dict else v
+        d[name] = list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
     if not d["tokens"]:
         del d["tokens"]
     if not d["note"]:

@@ -33,7 +33,7 @@ from engine.decisions import Decision, GameOver, Refused
 from engine.explain import STEP_NAMES, STEP_RULES, Trail, event_info, explain, rule_line
 from engine.game import Game, Options
 from engine.replay import apply_history
-from engine.scenario import _Refs, check_expectations, condition_holds, load_scenario
+from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario
 from engine.state import GameState
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "tutorials"
@@ -61,7 +61,7 @@ def lessons(folder: Path | None = None) -> list[Lesson]:
     folder = folder or LESSONS_DIR
     out = []
     for path in sorted(folder.glob("*.yaml")):
-        data = load_yaml_file(str(path))
+        data = load_yaml_file(str(path), kind="scenario")
         tut = data.get("tutorial") or {}
         out.append(Lesson(path.stem, path, str(data.get("title", path.stem)), int(tut.get("order", 9999))))
     return sorted(out, key=lambda les: (les.order, les.name))
@@ -92,11 +92,19 @@ def progress_path() -> Path:
 
 def load_progress() -> dict:
     """``{lesson name: {"done": bool, "solved": n, "asked": n, "place": frame}}``; {} when none yet."""
-    try:
-        data = json.loads(progress_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    from cards.errors import DataError
+    from cards.files import read_json_file
+
+    if not progress_path().exists():
         return {}
-    return dict(data.get("lessons", {})) if isinstance(data, dict) else {}
+    try:
+        data = read_json_file(progress_path(), kind="lesson progress")  # a regular file, under its limit
+    except DataError:
+        return {}
+    lessons = data.get("lessons") if isinstance(data, dict) else None
+    if not isinstance(lessons, dict):
+        return {}
+    return {str(k): v for k, v in lessons.items() if isinstance(v, dict)}
 
 
 def save_progress(name: str, **values: Any) -> None:
@@ -629,7 +637,23 @@ def main(argv: list[str] | None = None) -> int:
             mark = "done" if done.get(les.name, {}).get("done") else "    "
             print(f"{n:2d}. [{mark}] {les.name}: {les.title}")
         return 0
-    session = TutorialSession(find_lesson(args[0]))
+    from cards.errors import DataError
+    from cards.files import tolerant_console
+
+    tolerant_console()
+    try:
+        path = find_lesson(args[0])
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        session = TutorialSession(path)
+    except ScenarioError as err:
+        print(f"error: {DataError(f'step {err.step}: {err.reason}', file=str(path))}", file=sys.stderr)
+        return 1
+    except DataError as err:
+        print(f"error: {err.located(str(path))}", file=sys.stderr)
+        return 1
     session.play_to_end()
     if "--print" in args:
         for i, f in enumerate(session.frames):

@@ -13,7 +13,8 @@ state with every card the seat may not see masked.
 - a House deck: nobody, except the top cards a seat is looking at by hand
   (``state.looking``), the owner searching it by hand (step 3 of his own use by
   hand, ``engine.manual``'s ``search`` tool), and a card revealed from it;
-- a plot deck: its owner. A plot chosen in the plot phase stays in the plot
+- a plot deck: its owner, and while plot decks are switched (Varys, until the end of the
+  round) also the player who uses it as his own. A plot chosen in the plot phase stays in the plot
   deck until all plots are revealed together (PLT-01), so it is hidden until then.
 
 ``viewer=None`` is nobody's seat (the hotseat privacy screen): only what everyone
@@ -80,7 +81,9 @@ def may_see(game_or_state: GameOrState, viewer: str | None, card_id) -> bool:
         return True
     if viewer is None:
         return False
-    if c.zone in ("hand", "plot_deck"):
+    if c.zone == "plot_deck":  # and the player who uses it as his own this round (Varys)
+        return c.owner == viewer or st.plot_holder(viewer) == c.owner
+    if c.zone == "hand":
         return c.owner == viewer
     if c.zone == "deck":
         return looked_at(st, viewer, card_id) or (c.owner == viewer and searching(game_or_state, viewer))
@@ -103,6 +106,8 @@ def may_browse(game_or_state: GameOrState, viewer: str | None, player: str, zone
     a hand and a plot deck: their owner. Each card shown is still drawn through ``may_see``."""
     if zone in ("discard", "dead", "used_plots"):
         return True
+    if zone == "plot_deck" and viewer is not None and _state(game_or_state).plot_holder(viewer) == player:
+        return True  # the plot deck he uses as his own this round (Varys)
     return zone in ("hand", "plot_deck") and viewer is not None and player == viewer
 
 

@@ -107,8 +107,11 @@ def read_mdb_rows(path: str | Path) -> tuple[str, list[dict[str, Any]]]:
     """The card table of an AGoTDB ``.mdb``: (table name, rows as {column: value})."""
     path = Path(path)
     file = str(path)
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise DataError("no such file", file=file, hint="check the path to the .mdb file")
+    from cards.files import check_file
+
+    check_file(path, "the card database", kind="card database")  # a regular file under its limit
     try:
         import logging
 

@@ -16,13 +16,12 @@ influence``. The mapping to ``CardDef`` is documented in docs/card-format.md:
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterable
 
 from cards.errors import DataError
-from cards.files import read_utf8
+from cards.files import read_json_file as _read_json
 from cards.importers import ImportReport, place_icons
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
@@ -37,13 +36,8 @@ _ALL_DECKS = frozenset(HOUSES + (NEUTRAL,))
 
 def read_json_file(path: str | Path) -> Any:
     """Parse a JSON file; unreadable, non-UTF-8 or malformed files raise ``DataError``."""
-    path = Path(path)
-    text = read_utf8(path, hint="download the card data again")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise DataError(f"not valid JSON: {err.msg}", file=str(path), line=err.lineno,
-                        hint="the file is damaged or not card data; download it again") from None
+    return _read_json(path, kind="card data", what="the card data",
+                      hint="the file is damaged or not card data; download it again")
 
 
 def import_lcg_json(path: str | Path) -> tuple[CardPool, ImportReport]:
@@ -93,9 +87,25 @@ def _int(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,100}\s*", value):
         return int(value)
     return None
+
+
+def _items(rec: dict, field: str, ref: str, report: ImportReport) -> list:
+    """A list field's items (a lone text is a list of one); any other value is noted and ignored."""
+    value = rec.get(field)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        plain = [v for v in value if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+        if len(plain) != len(value):
+            report.note(f"{field}: items that are not text (ignored)", ref)
+        return plain
+    report.note(f"{field} is not a list: {value!r} (ignored)"[:200], ref)
+    return []
 
 
 def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | None:
@@ -121,10 +131,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
     m: dict[str, Any] = {"name": name.strip(), "key": key.strip(), "type": ctype}
 
     houses = []
-    raw_houses = rec.get("house") or []
-    if isinstance(raw_houses, str):
-        raw_houses = [raw_houses]
-    for h in raw_houses if isinstance(raw_houses, list) else []:
+    for h in _items(rec, "house", ref, report):
         low = str(h).strip().lower()
         if low in HOUSES:
             houses.append(low)
@@ -155,7 +162,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
     if ctype != "house":
         legal_in = rec.get("legal_in_houses")
         if isinstance(legal_in, list):
-            data_houses = {str(h).strip().lower() for h in legal_in}
+            data_houses = {str(h).strip().lower() for h in legal_in if isinstance(h, str)}
             restricted = data_houses != _ALL_DECKS
             if deck_houses and set(deck_houses) != data_houses:
                 report.note("text and legal_in_houses disagree on the deck restriction (text used)", ref)
@@ -189,7 +196,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
         report.note(f"STR on a {ctype} (ignored)", ref)
 
     icons, naval = [], []
-    for icon in rec.get("icons") or []:
+    for icon in _items(rec, "icons", ref, report):
         found = _ICON.match(str(icon))
         word = found.group(1).lower() if found else ""
         if word not in ICONS:
@@ -199,7 +206,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
     place_icons(m, ctype, icons, naval, report, ref)
 
     crests = []
-    for crest in rec.get("crest") or []:
+    for crest in _items(rec, "crest", ref, report):
         low = str(crest).strip().lower()
         if low in CRESTS:
             crests.append(low)
@@ -209,7 +216,7 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
         m["crest"] = crests
 
     traits = []
-    for trait in rec.get("traits") or []:
+    for trait in _items(rec, "traits", ref, report):
         for part in str(trait).split(","):
             part = part.strip().rstrip(".").strip()
             if part and part not in traits:

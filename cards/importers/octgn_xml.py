@@ -29,7 +29,7 @@ from typing import Any
 from xml.parsers import expat
 
 from cards.errors import DataError
-from cards.files import read_bytes
+from cards.files import MAX_DIGITS, no_doctype, read_bytes
 from cards.importers import ImportReport, place_icons
 from cards.importers.textparse import parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
@@ -58,6 +58,7 @@ class _Card:
 def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
     """The set name and the cards of an OCTGN set XML (expat; line numbers kept)."""
     parser = expat.ParserCreate()
+    no_doctype(parser, file, "an OCTGN set file")
     stack: list[str] = []
     cards: list[_Card] = []
     state: dict[str, Any] = {"set": "", "prop": None, "buf": [], "saw_set": False, "saw_cards": False}
@@ -104,6 +105,9 @@ def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
     except expat.ExpatError as err:
         raise DataError(f"not well-formed XML: {expat.ErrorString(err.code)}", file=file,
                         line=err.lineno, hint="the file is damaged; export or download it again") from None
+    except (LookupError, ValueError) as err:  # an unknown encoding declaration
+        raise DataError(f"cannot read the XML: {err}", file=file, line=1,
+                        hint="save the file as UTF-8") from None
     if not state["saw_cards"]:
         raise DataError("the set file has no <cards> element", file=file, line=1,
                         hint="expected <set><cards><card ...>")
@@ -112,7 +116,7 @@ def _parse(text: str | bytes, file: str) -> tuple[str, list[_Card]]:
 
 def import_octgn_xml(path: str | Path) -> tuple[CardPool, ImportReport]:
     """Import an OCTGN set XML file: the pool and a report of what was not understood."""
-    return octgn_pool_from_text(read_bytes(path), file=str(path))
+    return octgn_pool_from_text(read_bytes(path, "the set file", kind="card data"), file=str(path))
 
 
 def octgn_pool_from_text(text: str | bytes, *, file: str = "<xml>") -> tuple[CardPool, ImportReport]:
@@ -157,7 +161,7 @@ def _number(value: str) -> int | None | str:
     s = (value or "").strip()
     if s in ("", "-"):
         return None
-    if re.fullmatch(r"[+-]?\d+", s):
+    if re.fullmatch(r"[+-]?\d{1,%d}" % MAX_DIGITS, s):
         return int(s)
     return s
 

@@ -10,6 +10,7 @@ from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
+from engine.state import Version
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -70,13 +71,29 @@ def _fingerprint(g: Game) -> tuple:
     chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
             ch.resolved, ch.ended) if ch else None
     effects = tuple((e.target, e.stat, e.value) for e in st.effects)
-    gold = tuple(p.gold for p in st.players)
-    return st.phase, chal, cards, atts, plots, hands, effects, gold
+    gold = tuple(p.gold for p in st.players) if _reads_gold(g) else None
+    piles = tuple((tuple(p.discard), tuple(p.dead), len(p.deck), len(p.plot_deck), tuple(p.used_plots),
+                   p.eliminated) for p in st.players)
+    # counters a condition or filter reads (plots_chosen, str_changed:N), with the phase serial
+    table = (st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
+                                           if k.startswith(("plots_chosen", "str_changed")))))
+    return st.phase, chal, cards, atts, plots, hands, effects, gold, piles, table
+
+
+def _reads_gold(g: Game) -> bool:
+    """Whether a constant in the pool counts the gold in a pool (``for_each: your_gold``)."""
+    found = g.__dict__.get("_reads_gold")
+    if found is None:
+        found = g.__dict__["_reads_gold"] = any(
+            isinstance(a, dict) and a.get("kind") == "constant" and "your_gold" in repr(a)
+            for d in g.pool.values() for a in d.abilities)
+    return found
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
     """Constant abilities in play that modify ``target`` now (recalculated whenever the table
-    changes, EFF-06). The whole map is cached against a fingerprint of the table."""
+    changes, EFF-06). The whole map is cached against the state version (``engine.state.Version``:
+    bumped by every change to the table), so a read costs a lookup however many cards are in play."""
     override = g.__dict__.get("_constant_override")
     if override is not None:
         return override.get(target, [])  # while settling which constants apply (GEN-06)
@@ -84,20 +101,30 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
         return []  # a constant that reads a derived value does not see constants meanwhile
     if not _constant_keys(g):
         return []
-    key = memo(g, "fingerprint", lambda: _fingerprint(g))  # the table's, once per steady question
+    return constant_map(g).get(target, [])
+
+
+def constant_map(g: Game) -> dict[int, list[dict]]:
+    """Every card a constant ability modifies now, with its modifiers. Cached per state version; when
+    the version moved on, the constants are settled again only if something they can read changed
+    (``_fingerprint``), as most changes (a pass, a log line, a gate) leave them as they were."""
+    key = Version.n
     cached = g.__dict__.get("_constant_cache")
-    if cached is not None and cached[0] is not key and cached[0] == key:
-        cached = g.__dict__["_constant_cache"] = (key, cached[1])  # the same table: compare by identity next
-    if cached is None or cached[0] is not key:
-        g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
-        try:
-            constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
-                         for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
-        finally:
-            g.__dict__["_in_constants"] = False
-        cached = (key, _settle_constants(g, constants))
-        g.__dict__["_constant_cache"] = cached
-    return cached[1].get(target, [])
+    if cached is not None and cached[0] == key:
+        return cached[2]
+    fp = _fingerprint(g)
+    if cached is not None and cached[1] == fp:
+        g.__dict__["_constant_cache"] = (key, fp, cached[2])
+        return cached[2]
+    g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
+    try:
+        constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
+                     for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
+    finally:
+        g.__dict__["_in_constants"] = False
+    cached = (key, fp, _settle_constants(g, constants))
+    g.__dict__["_constant_cache"] = cached
+    return cached[2]
 
 
 def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
@@ -173,10 +200,13 @@ def terminal_holds(g: Game, cid: int) -> bool:
 
 def terminal_victims(g: Game) -> list[int]:
     """Characters in play, not already moribund, whose terminal condition holds now."""
-    if not any(e.stat == "terminal" for e in g.state.effects) and not g.__dict__.setdefault(
-            "_has_terminal", any(isinstance(a, dict) and (a.get("terminal") or isinstance(a.get("modify"), dict)
-                                                          and a["modify"].get("terminal"))
-                                 for d in g.pool.values() for a in d.abilities)):
+    has = g.__dict__.get("_has_terminal")
+    if has is None:  # any card in the pool with a terminal condition (computed once)
+        has = g.__dict__["_has_terminal"] = any(
+            isinstance(a, dict) and (a.get("terminal") or isinstance(a.get("modify"), dict)
+                                     and a["modify"].get("terminal"))
+            for d in g.pool.values() for a in d.abilities)
+    if not has and not any(e.stat == "terminal" for e in g.state.effects):
         return []
     return [cid for p in g.state.players for cid in p.in_play
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
@@ -341,8 +371,7 @@ def pay_tolls(g: Game, found: list, chosen: str | None = None) -> None:
         to = payee or chosen or next(iter(g.opponents(payer)), None)
         if to is None:
             continue
-        given = min(n, g.player(payer).gold)
-        g.player(payer).gold -= given
+        given = g.spend_gold(payer, min(n, g.spendable_gold(payer)))  # gold tokens he may spend, too
         g.player(to).gold += given
         g.log(f"{payer} gives {to} {given} gold ({g.name(src)})")
 
@@ -364,6 +393,16 @@ def untargetable(g: Game, cid: int, source: int, player: str) -> bool:
         if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
             return True
     return False
+
+
+def spends_gold(g: Game, cid: int) -> bool:
+    """The card's own constant lets its controller spend the gold tokens on it as if they were in his
+    gold pool (``spend_gold``; Tywin Lannister), and its condition holds."""
+    c = g.card(cid)
+    if c.facedown or c.zone not in ("in_play", "attached"):
+        return False
+    return any(ab.kind == "constant" and ab.spend_gold and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
+               for ab in abilities(g, cid))
 
 
 def allowed(g: Game, what: str) -> bool:
@@ -388,7 +427,7 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
     if not found:
         return None
     need = gold_cost(g, player, cid, ab, x) + toll_total(found)
-    if need > g.player(player).gold:
+    if need > g.spendable_gold(player):
         return (f"gold: {g.name(cid)} needs {need} gold with what {g.name(found[0][0])} makes {player} give; "
-                f"{player} has {g.player(player).gold} (GEN-01)")
+                f"{player} has {g.spendable_gold(player)} (GEN-01)")
     return None

@@ -178,7 +178,10 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     if ab.phase and ab.phase != "any" and ab.kind == "action" and st.phase != ab.phase:
         return f"{title} can be used only in the {ab.phase} phase (RND-05)"
     if not condition_holds(g, ab.condition, ctx):
-        return f"{title}: its play restriction is not met now"
+        failed = next((k for k, v in ab.condition.items() if not condition_holds(g, {k: v}, ctx)), None)
+        why = f" ({failed}: {ab.condition[failed]}: {REGISTRY['condition'][failed].doc})" \
+            if failed in REGISTRY["condition"] else ""
+        return f"{title}: its play restriction is not met now{why} (COS-13)"
     key = limit_key(g, cid, ab, player)
     if key and st.counters.get(key, 0) >= ab.limit[0]:
         return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
@@ -192,8 +195,10 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
         # for gold says when it may be paid, so its label rules
         return f"{title} costs gold: it can be played only in {player}'s own marshalling turn (MAR-08, C-14)"
-    if gold > g.player(player).gold:
-        return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}"
+    if gold > g.spendable_gold(player):
+        tokens = g.spendable_gold(player) - g.player(player).gold
+        return f"gold: {title} costs {gold}; {player} has {g.player(player).gold}" + \
+            (f" and {tokens} on cards" if tokens else "") + " (COS-07 e)"
     for name, word in COSTS.items():
         if name not in ab.cost or name == "influence" and not influence:
             continue
@@ -292,9 +297,11 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     """COS-07 e: pay every cost; an event leaves the hand and is moribund until step 6 (MOR-05)."""
     c = g.card(cid)
     p = g.player(player)
-    p.gold -= min(p.gold, gold_cost(g, player, cid, ab, answer.get("x", 0)))  # advise mode may underpay
+    gold = gold_cost(g, player, cid, ab, answer.get("x", 0))
     if ab.cost.get("gold_target_cost"):  # core-c: X = the chosen targets' printed cost
-        p.gold -= min(p.gold, target_gold(g, answer))
+        gold += target_gold(g, answer)
+    if gold:  # advise mode may underpay; gold tokens as the answer's gold_tokens says (Tywin Lannister)
+        g.spend_gold(player, gold, answer.get("gold_tokens"))
     for i in answer.get("pay", []):
         g.card(i).kneeling = True  # COS-03: paying influence (or a kneel cost) is a cost, not an effect
     for last in (False, True):  # a card leaves play after it has knelt or lost power for the cost

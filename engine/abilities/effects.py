@@ -445,16 +445,15 @@ def _one_of(g, e, arg, ctx):
 
 
 def _can_pay(g, e, ctx):
-    return g.player(ctx.player).gold >= int(e["pay_gold"])
+    return g.spendable_gold(ctx.player) >= int(e["pay_gold"])
 
 
 @effect("pay_gold", Int(minimum=1), "you pay N gold from your pool as part of the effect (not a cost: COS-17 "
         "then-chains stop when you cannot)", possible=_can_pay)
 def _pay_gold(g, e, arg, ctx):
-    p = g.player(ctx.player)
-    if p.gold < int(arg):
+    if g.spendable_gold(ctx.player) < int(arg):
         return False
-    p.gold -= int(arg)
+    g.spend_gold(ctx.player, int(arg))  # the pool first, then gold tokens he may spend (Tywin Lannister)
     g.log(f"{ctx.player} pays {int(arg)} gold ({g.name(ctx.source)})")
     return True
 
@@ -869,13 +868,14 @@ def _new_plot(g: Game, e: dict, arg: Any, ctx: Ctx):
     done = False
     for who in select(g, arg, ctx):
         p = g.player(who)
-        if not p.plot_deck and p.used_plots:
-            for cid in p.used_plots:  # PLT-04
+        piles = g.plot_piles(who)  # his own, or those switched with him this round (Varys)
+        if not piles.plot_deck and piles.used_plots:
+            for cid in piles.used_plots:  # PLT-04
                 g.card(cid).zone = "plot_deck"
-            p.plot_deck, p.used_plots = p.plot_deck + p.used_plots, []
-        if not p.plot_deck:
+            piles.plot_deck, piles.used_plots = piles.plot_deck + piles.used_plots, []
+        if not piles.plot_deck:
             continue
-        d = _choice(g, who, f"{g.name(ctx.source)}: choose a new plot to reveal", list(p.plot_deck), 1, 1,
+        d = _choice(g, who, f"{g.name(ctx.source)}: choose a new plot to reveal", list(piles.plot_deck), 1, 1,
                     "a plot of your plot deck")
         answer = yield from g.ask(d)
         cid = answer["choose"][0]
@@ -883,6 +883,7 @@ def _new_plot(g: Game, e: dict, arg: Any, ctx: Ctx):
             g.move_to_pile(p.revealed_plot, "used_plots")
         g._detach_from_location(cid)
         g.card(cid).zone = "revealed_plot"
+        g.card(cid).controller = who  # a switched plot deck's plot is revealed as his own
         p.revealed_plot = cid
         g.log(f"{who} reveals a new plot: {g.name(cid)} ({g.name(ctx.source)})")
         if g.state.window is not None:
@@ -1142,9 +1143,7 @@ def pay_challenge_tolls(g: Game, player: str, challenge_type: str) -> None:
     for eff in list(g.state.effects):
         v = eff.value if eff.stat == "toll" else None
         if v and v["payer"] == player and v["type"] == challenge_type:
-            p = g.player(player)
-            n = min(p.gold, int(v["gold"]))
-            p.gold -= n
+            n = g.spend_gold(player, min(g.spendable_gold(player), int(v["gold"])))  # gold tokens too
             g.player(v["to"]).gold += n
             g.log(f"{player} pays {n} gold to {v['to']} for initiating a {challenge_type} challenge "
                   f"({g.name(eff.source)})")
@@ -1358,3 +1357,36 @@ def _modify_core_d(g, e, arg, ctx):
 
 
 REGISTRY["effect"]["modify"].impl = _modify_core_d
+
+
+# --- gold tokens and switched plot decks (Tywin Lannister, Varys) ---
+
+@effect("place_gold", card_selector(), "N gold (`amount`, default 1) is taken from the treasury and placed on each "
+        "card in play as gold tokens: they stay on it through taxation and go back to the treasury when it leaves "
+        "play; with a constant `spend_gold: true` its controller may spend them as if in his gold pool",
+        keys={"amount": Int(minimum=1)})
+def _place_gold(g, e, arg, ctx):
+    cards = [c for c in select(g, arg, ctx) if g.card(c).zone in ("in_play", "attached")]
+    for cid in cards:
+        g.place_gold(cid, int(e.get("amount", 1)))
+    return bool(cards)
+
+
+def _switch_partner(g, arg, ctx) -> str | None:
+    found = [t for t in ctx.targets if isinstance(t, str)] if arg == "target" else select(g, arg, ctx)
+    return next((n for n in found if n != ctx.player and not g.player(n).eliminated), None)
+
+
+@effect("switch_plots", Words("target", "opponent"), "for the rest of the round you and the player (the chosen "
+        "player, or your opponent) use each other's plot deck and used pile as your own: each chooses his plots from "
+        "the other's plot deck (and may look at it), and PLT-04 rotation returns the used pile he uses to it; a plot "
+        "he reveals is his while revealed, and goes to its owner's used pile (ZON-10). It ends as the round ends",
+        possible=lambda g, e, ctx: _switch_partner(g, e["switch_plots"], ctx) is not None)
+def _switch_plots(g, e, arg, ctx):
+    other = _switch_partner(g, arg, ctx)
+    if other is None:
+        return False
+    g.state.plot_swaps.append([ctx.player, other])
+    g.log(f"{ctx.player} and {other} switch plot decks and used piles for the rest of the round "
+          f"({g.name(ctx.source)})")
+    return True

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
+from engine.state import memo
 from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
                                        Words, filter_key)
 
@@ -222,6 +223,38 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
 
 
 def cards_in_play(g: Game) -> list[int]:
+    """Face-up cards in play with their attachments, seat order (cached per state version)."""
+    table = memo(g.__dict__)
+    found = table.get("cards_in_play")
+    if found is None:
+        found = table["cards_in_play"] = _cards_in_play(g)
+    return found
+
+
+def in_play_of_type(g: Game, want) -> list[int]:
+    """``cards_in_play`` of the current type(s) ``want`` (the ``type`` filter's test), in the same
+    order: an index per state version, so a filter for characters does not walk the locations."""
+    key = ("in_play_of_type", want if isinstance(want, str) else tuple(want))
+    table = memo(g.__dict__)
+    found = table.get(key)
+    if found is None:
+        types = _listed(want)
+        found = table[key] = [c for c in cards_in_play(g) if g.card_type(c) in types]
+    return found
+
+
+def in_play_named(g: Game, name: str) -> list[int]:
+    """``cards_in_play`` with this title (the ``name`` filter's test), in the same order."""
+    table = memo(g.__dict__)
+    index = table.get("in_play_by_name")
+    if index is None:
+        index = table["in_play_by_name"] = {}
+        for c in cards_in_play(g):
+            index.setdefault(g.defn(c).name, []).append(c)
+    return index.get(name, [])
+
+
+def _cards_in_play(g: Game) -> list[int]:
     out = []
     for p in g.state.players:
         for cid in p.in_play:
@@ -235,7 +268,11 @@ def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
     """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
     where = f.get("from", "in_play")
     if where == "in_play":
-        pool = cards_in_play(g)
+        name, want = f.get("name"), f.get("type")
+        if isinstance(name, str):
+            pool = in_play_named(g, name)
+        else:
+            pool = cards_in_play(g) if want is None else in_play_of_type(g, want)
     else:
         pool = list(g.player(ctx.player).pile(where))
     return [c for c in pool if matches(g, c, f, ctx)]
@@ -294,7 +331,7 @@ def _attached_to(g, cid, want, ctx):
 
 @filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool")
 def _cost_max_your_gold(g, cid, want, ctx):
-    return (g.defn(cid).cost or 0) <= g.player(ctx.player).gold
+    return (g.defn(cid).cost or 0) <= g.spendable_gold(ctx.player)  # gold tokens he may spend count
 
 
 # --- core-d additions ---

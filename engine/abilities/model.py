@@ -56,6 +56,8 @@ class Ability:
     """Who may not choose this card as a target: {by: opponent, source: [event, character, ...]}."""
     allows: tuple = ()
     """Rules the card opens for every player: "actions_before_reveal"."""
+    spend_gold: bool = False
+    """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
 
     @property
     def is_save_or_cancel(self) -> bool:

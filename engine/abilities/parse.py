@@ -251,6 +251,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if key in a:
             schema.check(a[key], where.at(key, a, key))
             extra[key] = tuple(a[key]) if key == "allows" else dict(a[key])
+    if "spend_gold" in a:
+        TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
+        extra["spend_gold"] = True
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -264,7 +267,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_canceled=bool(a.get("cannot_be_canceled")),
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
-                   toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()))
+                   toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
+                   spend_gold=bool(extra.get("spend_gold")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -339,3 +343,10 @@ ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent
                                 "...]}: those players may not choose this card as a target of those sources")
 ABILITY_KEYS["allows"] = "a constant rule for every player: [actions_before_reveal] (an action window between choosing and revealing plots)"
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
+
+
+# --- gold tokens (Tywin Lannister) ---
+
+ABILITY_KEYS["spend_gold"] = ("a constant: true: its controller may spend the gold tokens on this card as if they "
+                              "were in his gold pool (tokens placed with {place_gold: SEL})")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)

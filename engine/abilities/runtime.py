@@ -11,17 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.abilities.costs import gold_cost, target_gold
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, payment, restriction_problem,
                                     split_pay)
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
-from engine.abilities.constants import toll_problem, untargetable
+from engine.abilities.constants import _constant_keys, constant_map, toll_problem, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
-from engine.abilities.sources import abilities, ability_sources, usable_here
+from engine.abilities.sources import abilities, ability_sources, text_modifiers_exist, usable_here
 from engine.decisions import Refused
+from engine.state import memo
 from engine.uniqueness import entry_problem
 
 if TYPE_CHECKING:
@@ -106,33 +108,62 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
     costs and restrictions considered; targets are checked when an answer comes."""
     out: list[Opportunity] = []
     window = g.state.window
-    for cid in ability_sources(g, player):
-        for ab in abilities(g, cid):
-            if not usable_here(g, player, cid, ab):
-                continue
-            if step == "action" and ab.kind != "action":
-                continue
-            if step in ("save_cancel", "response") and ab.kind != "response":
-                continue
-            if step == "save_cancel" and not ab.is_save_or_cancel or step == "response" and ab.is_save_or_cancel:
-                continue
-            ctx = Ctx(cid, player, ab, event=event)
-            gates: list[tuple[int | None, dict | None]] = [(None, None)]
-            if step == "response":
-                gates = [(i, gt) for i, gt in enumerate(window.gates) if gate_matches(g, ab.when, gt, ctx)
-                         and f"{cid}:{ab.index}:{i}" not in window.used] if window else []
-            elif step == "save_cancel":
-                gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
-            for i, gt in gates:
-                ctx.gate = gt
-                if restriction_problem(g, player, cid, ab, ctx) is None and \
-                        toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
-                    if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
-                        continue
-                    out.append(Opportunity(cid, ab, gt, i))
-                    if step != "response":
-                        break  # core-b: a response may answer any one of its matching gates
+    for cid, ab in step_abilities(g, player, step):
+        ctx = Ctx(cid, player, ab, event=event)
+        gates: list[tuple[int | None, dict | None]] = [(None, None)]
+        if step == "response":
+            gates = [(i, gt) for i, gt in enumerate(window.gates) if gate_matches(g, ab.when, gt, ctx)
+                     and f"{cid}:{ab.index}:{i}" not in window.used] if window else []
+        elif step == "save_cancel":
+            gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+        for i, gt in gates:
+            ctx.gate = gt
+            if restriction_problem(g, player, cid, ab, ctx) is None and \
+                    toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
+                if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+                    continue
+                out.append(Opportunity(cid, ab, gt, i))
+                if step != "response":
+                    break  # core-b: a response may answer any one of its matching gates
     return out
+
+
+def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]:
+    """(card, ability) pairs ``player`` could use in ``step`` (``action``, ``save_cancel``,
+    ``response``) as the table stands, before gates, costs and targets: an index kept per state
+    version, so an opportunity nobody can answer costs a lookup."""
+    table = memo(g.__dict__)
+    key = ("step_abilities", player, step)
+    found = table.get(key)
+    if found is None:
+        kind = "action" if step == "action" else "response"
+        printed = _keys_with(g, kind)
+        cards = g.state.cards
+        if text_modifiers_exist(g) and _constant_keys(g):  # abilities gained from constants (EFF-03)
+            gainers = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
+        else:
+            gainers = ()
+        found = table[key] = [(cid, ab) for cid in ability_sources(g, player)
+                              if cards[cid].key in printed or cid in gainers
+                              for ab in abilities(g, cid)
+                              if ab.kind == kind and usable_here(g, player, cid, ab)
+                              and (step == "action" or ab.is_save_or_cancel == (step == "save_cancel"))]
+    return found
+
+
+def _keys_with(g: Game, kind: str) -> frozenset[str]:
+    """Definitions with a printed ability of ``kind`` (``action``, ``response``): the index that
+    lets a card without one be skipped at every opportunity."""
+    index = g.__dict__.get("_kind_keys")
+    if index is None or index[0] is not g.pool:
+        index = g.__dict__["_kind_keys"] = (g.pool, {})
+    found = index[1].get(kind)
+    if found is None:
+        found = index[1][kind] = frozenset(
+            d.key for d in g.pool.values()
+            if any(isinstance(a, dict) and (a.get("kind") == kind or kind == "action" and "kind" not in a)
+                   for a in d.abilities))
+    return found
 
 
 def save_cancel_gates(g: Game, event: Any) -> list[dict]:
@@ -303,6 +334,13 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     if o.ability.cost.get("kneel_self") and o.card in pay:
         raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
     out = {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
+    if answer.get("gold_tokens") is not None:  # how much of the gold gold tokens pay (Tywin Lannister)
+        gold = gold_cost(g, player, o.card, o.ability, x) + \
+            (target_gold(g, {"targets": targets}) if o.ability.cost.get("gold_target_cost") else 0)
+        problem = g.gold_tokens_problem(player, gold, answer["gold_tokens"])
+        if problem:
+            raise Refused(problem)
+        out["gold_tokens"] = answer["gold_tokens"]
     if step == "response" and o.gate_index is not None:
         out["gate"] = o.gate_index  # core-b
     return out

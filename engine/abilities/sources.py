@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
 from engine.abilities.parse import parse_abilities
+from engine.state import memo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -18,17 +19,31 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     if d.key not in cache:
         cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
     printed = cache[d.key]
-    if g.__dict__.get("_in_constants"):
+    gd = g.__dict__
+    if gd.get("_in_constants"):
         return printed
     if not text_modifiers_exist(g):
         if printed and (g.is_facedown_attachment(cid) or
                         any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
             return []
         return printed
+    if "_constant_override" in gd:
+        return _current(g, cid, printed)
+    table = memo(gd)
+    key = ("abilities", cid)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _current(g, cid, printed)
+    return found
+
+
+def _current(g: Game, cid: int, printed: list[Ability]) -> list[Ability]:
+    """Printed abilities unless blanked, plus those gained from constants (EFF-03)."""
+    n = len(printed)
     mods = g._constants(cid)
     if printed and g.is_blank(cid, mods):
         printed = []  # a blank text box has no printed abilities (EFF-03)
-    gained = _gained(g, mods, len(cache[d.key]))
+    gained = _gained(g, mods, n)
     return printed + gained if gained else printed
 
 
@@ -57,7 +72,16 @@ def _gained(g: Game, mods: list[dict], start: int) -> list[Ability]:
 
 def ability_sources(g: Game, player: str) -> list[int]:
     """Cards whose abilities ``player`` may use: in play (moribund too, MOR-02), his House card,
-    agenda and revealed plot, and events in his hand."""
+    agenda and revealed plot, and events in his hand (cached per state version)."""
+    table = memo(g.__dict__)
+    key = ("ability_sources", player)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _ability_sources(g, player)
+    return list(found)
+
+
+def _ability_sources(g: Game, player: str) -> list[int]:
     p = g.player(player)
     out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
     out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]

@@ -416,3 +416,80 @@ def test_new_game_dialog_restricts_to_an_era(qtbot):
     assert setup.era == "ccg"
     with pytest.raises(DataError, match="not of the era Winter Edition to Five Kings Edition"):
         setup.build()   # the practice decks are of no era
+
+
+def test_hotseat_viewer_change_reuses_hand_items_and_never_shows_the_last_seat_hand(table, qtbot):
+    """Items are reused across viewer changes (app/table.py), and a reused item never keeps a face the new
+    viewer may not see (engine.visibility): under the privacy screen and once the next player has the seat,
+    every item of the last seat's hand shows a back carrying nothing of its card, and no tooltip or preview
+    names them."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from engine.visibility import visible_cards
+
+    window, ui = table(seed=4, names=("Alice", "Bob", "Carol", "Dave"))
+    game, scene, ctl = ui.game, window.scene, window.controller
+    ui.take_seat()
+    first = ctl.viewer
+    hand = list(game.player(first).hand)
+    items = {c: scene.cards[c] for c in hand}
+    assert hand and all(not it.face.hidden and it.face.key == game.card(c).key for c, it in items.items())
+
+    ui.press("pass")  # place nothing at setup: the next player is asked, behind the privacy screen
+    second = ui.decision.player
+    assert second != first and window.privacy.isVisible()
+    for c in hand:  # still at the bottom of the table, but face down for nobody's seat
+        face = scene.cards[c].face
+        assert scene.cards[c] is items[c] and face.hidden and not face.key and not face.name and not face.text
+
+    ui.take_seat()
+    assert ctl.viewer == second
+    seen = visible_cards(game, second)
+    secret = {game.name(c) for c in hand} - {game.name(c) for c in seen}
+    assert secret, "the two hands share every name: pick another seed"
+    for c in hand:
+        assert c not in scene.cards  # the last seat's hand is a pile now
+        it = items[c]
+        shown = it.scene() is scene and it.isVisible()
+        assert not shown and (it.face is None or it.face.hidden)  # put aside blank, or gone
+    for it in scene.items():
+        if it.isVisible():
+            assert not any(name in it.toolTip() for name in secret)
+            face = getattr(it, "face", None)
+            assert face is None or face.hidden or face.name not in secret
+    # Asking for a preview of the last seat's hand shows nothing; hovering its pile neither.
+    for c in hand:
+        window.preview_card(c)
+        assert window.preview.card_id is None and window.preview.view.face is None
+    texts = [w.toolTip() for top in QApplication.topLevelWidgets() if top.isVisible()
+             for w in [top, *top.findChildren(QWidget)] if w.isVisible()]
+    texts += [window.preview.details.text()]
+    assert not [t for t in texts for name in secret if name in t]
+
+    # Back to the first seat: the same items come back, face up again.
+    ctl.hide_for(first)
+    ui.take_seat()
+    assert ctl.viewer == first
+    assert all(scene.cards[c] is items[c] and scene.cards[c].isVisible() and not scene.cards[c].face.hidden
+               for c in game.player(first).hand if c in items)
+
+
+def test_card_pictures_are_shared_by_what_they_show_and_bounded(table, qtbot):
+    """One picture per (face shown, outlines, kneeling, size): every back of every seat is the same picture
+    (a back carries nothing of its card), a change of face is a new picture, and the cache keeps to its budget."""
+    from app.card_item import CardPictures
+
+    window, ui = table(seed=2, names=("Alice", "Bob", "Carol"))
+    scene = window.scene
+    backs = {it.face for it in scene.cards.values() if it.face is not None and it.face.hidden}
+    backs |= {p.pile.top for p in scene.piles.values() if p.pile and p.pile.top and p.pile.top.hidden}
+    assert len(backs) == 1  # under the privacy screen: every hand and deck shows the one back
+    pictures = CardPictures(budget=100_000)  # about three cards at this size
+    back = next(iter(backs))
+    assert pictures.get(back, None, False, False, False, 0.6) is pictures.get(back, None, False, False, False, 0.6)
+    ui.take_seat()
+    faces = [it.face for it in scene.cards.values() if not it.face.hidden]
+    assert len({f.key for f in faces}) > 3
+    shown = [pictures.get(f, None, False, False, False, 0.6) for f in faces]
+    assert pictures.get(faces[0], None, True, False, False, 0.6) is not shown[0]  # selected: outlined
+    assert pictures.renders == len(set(faces)) + 2 and pictures.bytes <= 100_000 and 0 < len(pictures) < 5

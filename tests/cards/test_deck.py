@@ -684,3 +684,18 @@ def test_practice_decks_are_legal(path):
     assert deck.notes == []
     assert check_deck(deck) == []
     assert check_deck(deck, casual=True) == []
+
+
+def test_text_names_a_house_card_that_is_not_the_pools_first():
+    """A House card of another printing than the pool's first for that House reads back (House card: section)."""
+    pool = CardPool()
+    first = CardDef(key="hs1", name="House Stark", type="house", house=("stark",), set="Practice")
+    second = CardDef(key="hs2", name="House Stark", type="house", house=("stark",), set="Core")
+    plot = CardDef(key="p1", name="Grey Dawn", type="plot")
+    for card in (first, second, plot):
+        pool.add(card)
+    for house_card in (first, second):
+        deck = Deck(name="W", house="stark", house_card=house_card, agenda=None, plots=[plot], cards=[])
+        text = format_deck(deck, "text", pool=pool)
+        assert ("House card:" in text) == (house_card is second)
+        assert parse_deck_text(text, pool).house_card is house_card

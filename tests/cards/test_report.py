@@ -10,7 +10,7 @@ import pytest
 from cards import pool as poolmod
 from cards.model import CardDef, CardPool
 from cards.report import (DECLARATIVE, MANUAL, NONE_NEEDED, PARTIAL, SCRIPTED, build_report, classify, main,
-                          needs_no_abilities, status)
+                          needs_no_abilities, status, unmodelled_keywords)
 
 ROOT = Path(__file__).resolve().parents[2]
 LAST_LINE = re.compile(r"^automated: (\d+) of (\d+) cards; partial: (\d+); not automated: (\d+)$")
@@ -153,3 +153,18 @@ def test_real_lcg_json_marks_known_gaps_partial(lcg_json):
         assert status(pool.get(key)).status == "partial"
     for key in ("core_71", "core_8", "core_203", "core_105", "core_107"):  # all of their text (Groleo, Drogo: core-d)
         assert status(pool.get(key)).status == "automated", key
+    for key in ("core_40", "core_142"):  # Tywin Lannister (gold tokens), Varys (switched plot decks)
+        assert status(pool.get(key)).status == "automated", key
+
+
+def test_real_lcg_json_core_set_has_no_card_by_hand(lcg_json):
+    """Issue 9: every Core Set card is automated, except the four whose keywords the rules documents do
+    not define (Stalwart, Infamy, Vigilant, Ambush), which stay partial."""
+    pool = poolmod.load_pool(lcg_json)
+    core = [c for c in pool if c.key.startswith("core_")]
+    by_status: dict[str, list[str]] = {}
+    for c in core:
+        by_status.setdefault(status(c).status, []).append(c.key)
+    assert not by_status.get("by_hand"), by_status.get("by_hand")
+    partial = {k: unmodelled_keywords(pool.get(k).text) for k in by_status.get("partial", [])}
+    assert len(partial) == 4 and all(partial.values()), partial

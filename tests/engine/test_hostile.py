@@ -442,6 +442,10 @@ def test_ill_typed_answers_are_refused_naming_the_key(answer, words):
 
 
 def test_every_decision_kind_has_its_commands_typed():
+    from engine.scenario import COMMAND_KEYS
+
     for kind, commands in COMMANDS_FOR_KIND.items():
         for cmd in commands:
             assert cmd in ANSWER_FIELDS, f"{kind}: {cmd} has no field types"
+    for cmd, keys in COMMAND_KEYS.items():  # every key a scenario may write has a type here
+        assert keys <= set(ANSWER_FIELDS[cmd]), f"{cmd}: {sorted(keys - set(ANSWER_FIELDS[cmd]))} untyped"

@@ -99,3 +99,22 @@ def test_visible_state_masks_what_the_seat_may_not_see():
     assert sorted(view.player(bob).hand) == sorted(g.player(bob).hand)
     assert view.log == g.state.log
     assert g.state.cards[g.player(bob).hand[0]].key != HIDDEN_KEY  # the game itself is untouched
+
+
+def test_a_switched_plot_deck_is_seen_by_the_player_who_uses_it():
+    """Varys (switch_plots): while Alice and Carol use each other's plot decks this round, each may look at the
+    plot deck she uses; its owner still may; Bob may not. The switch is plain state (``plot_swaps``)."""
+    g = practice_game(seed=3, players=("alice", "bob", "carol"), options=Options(prompt_all=False))
+    alice, bob, carol = g.state.player_names
+    plot = g.player(carol).plot_deck[0]
+    assert not may_see(g, alice, plot) and not may_browse(g, alice, carol, "plot_deck")
+    g.state.plot_swaps.append([alice, carol])
+    assert g.plot_holder(alice) == carol and g.plot_holder(carol) == alice and g.plot_holder(bob) == bob
+    assert may_see(g, alice, plot) and may_see(g, carol, plot) and not may_see(g, bob, plot)
+    assert may_browse(g, alice, carol, "plot_deck") and not may_browse(g, bob, carol, "plot_deck")
+    assert may_browse(g, carol, alice, "plot_deck") and may_browse(g, carol, carol, "plot_deck")
+    assert visible_state(g, alice).cards[plot].key == g.card(plot).key
+    assert visible_state(g, bob).cards[plot].key == HIDDEN_KEY
+    # a second switch composes: Carol (holding Alice's) and Bob switch, so Bob now uses Alice's
+    g.state.plot_swaps.append([carol, bob])
+    assert [g.plot_holder(n) for n in (alice, bob, carol)] == [carol, alice, bob]
