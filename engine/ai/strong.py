@@ -126,7 +126,7 @@ class StrongPlayer(HeuristicPlayer):
             return planned
         reason = self.last_reason
         top: list[dict] = []
-        for o in planned[:1] + HeuristicPlayer.on_challenge(self, g, d)[:2] + [{"pass": True}]:
+        for o in (planned[:1] or [{"pass": True}]) + HeuristicPlayer.on_challenge(self, g, d)[:2]:
             if o not in top:
                 top.append(o)
         self.last_reason = reason
@@ -296,7 +296,7 @@ class StrongPlayer(HeuristicPlayer):
         depend on the machine's speed); the deadline only guards against a slow sample."""
         if self.rollout_samples is not None:
             return self.rollout_samples
-        return max(1, min(8, int(self.budget * 4)))
+        return max(1, min(8, int(self.budget * 6)))
 
     def by_rollouts(self, g: Game, d: Decision, phase: str, top: list[dict]) -> tuple[int, int] | None:
         """Try each of ``top`` in determinized rollouts (``engine.ai.search``): (index of the best, samples),
