@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import triggers
+from engine.abilities.filters import candidates
 from engine.abilities.model import Ctx
 from engine.abilities.selectors import select
 from engine.ai.view import hidden
@@ -81,7 +82,6 @@ def _chooses_score(g: Game, me: str, e: dict, rest: tuple, ctx: Ctx) -> float:
     """A ``chooses`` effect and what follows it: each chooser picks the card best for him among the
     candidates (``me`` the best for ``me``, an opponent the worst for ``me``), judged by the later effects
     acting on ``chosen``; their score with those picks."""
-    from engine.abilities.filters import candidates
     arg = e.get("chooses")
     if not isinstance(arg, dict) or e.get("among", "own") != "own":
         return 0.0

@@ -23,12 +23,13 @@ import copy
 import random
 import time
 
+from engine import flow, legality
 import engine.ai.judge as judge
 from engine.ai.heuristic import WIN, HeuristicPlayer
 from engine.ai.view import ViewPool
 from engine.decisions import GameOver, Refused
 from engine.game import Game
-from engine.state import GameState
+from engine.state import CHALLENGE_TYPES, GameState
 from engine.visibility import HIDDEN_KEY, PUBLIC_ZONES, TABLE_ZONES
 
 PLOT_ZONES = ("used_plots", "revealed_plot", "plot_deck")
@@ -83,8 +84,6 @@ class RolloutPlayer(HeuristicPlayer):
 def resume_challenges(g: Game):
     """The rest of the challenges phase from a challenge declaration (the active player's loop as
     ``engine.flow.challenges_phase`` runs it, without starting the phase over), then the game on."""
-    from engine import flow, legality
-    from engine.state import CHALLENGE_TYPES
     st = g.state
     names = st.clockwise_from(g.first_player)
     start = names.index(st.active_player) if st.active_player in names else 0
