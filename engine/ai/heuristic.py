@@ -183,7 +183,8 @@ class HeuristicPlayer:
         mine = len(g.characters(me))
         theirs = max((len(g.characters(o)) for o in self.opponents(g, me)), default=0)
         claim_weight = 1.4 if mine >= theirs else 0.8
-        return gold_weight * d.income + claim_weight * d.claim + 0.15 * d.initiative + 0.5 * bool(d.abilities)
+        return gold_weight * d.income + claim_weight * d.claim + 0.15 * d.initiative + 0.3 * bool(d.abilities) \
+            + 0.8 * judge.plot_effect_score(g, me, cid)
 
     def on_plot(self, g: Game, d: Decision) -> list[dict]:
         scored = sorted(d.options, key=lambda o: -self.plot_score(g, d.player, o["plot"]))
@@ -222,7 +223,7 @@ class HeuristicPlayer:
         cost = legality.marshal_cost(g, me, cid, o.get("x", 0))
         v = judge.card_value(g, cid)
         if d.type == "character":
-            v += 1.5 if len(g.characters(me)) < 4 else 0.5
+            v += 1.5 if len(g.characters(me)) < 6 else 0.5
         elif d.type == "location":
             v += 1.2 * d.income * (1.0 if g.state.round <= 3 else 0.4)
         elif d.type == "attachment" or o.get("attach_to") is not None:
@@ -360,7 +361,8 @@ class HeuristicPlayer:
                 self.say(f"{me} defends with {', '.join(g.name(c) for c in block)}: "
                          f"{self.str_of(g, block)} STR beats {attack}")
                 return [{"defend": block}, {"defend": []}]
-        if eligible and (g.total_power(ch.attacker) >= WIN - 2 or ch.type == "power"):
+        if eligible and (g.total_power(ch.attacker) >= WIN - 2 or
+                         ch.type == "power" and g.house_power(me) > 0 and len(eligible) > 1):
             chump = min(eligible, key=lambda c: judge.card_value(g, c))
             if ch.type != "military" or len(g.characters(me)) > g.claim(ch.attacker) + 1:
                 self.say(f"{me} cannot win the {ch.type} challenge; {g.name(chump)} defends so it is not unopposed")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import triggers
+from engine.abilities.filters import candidates
 from engine.abilities.model import Ctx
 from engine.abilities.selectors import select
 from engine.ai.view import hidden
@@ -77,11 +78,42 @@ def _selected(g: Game, sel: Any, ctx: Ctx) -> list:
         return list(ctx.targets)
 
 
+def _chooses_score(g: Game, me: str, e: dict, rest: tuple, ctx: Ctx) -> float:
+    """A ``chooses`` effect and what follows it: each chooser picks the card best for him among the
+    candidates (``me`` the best for ``me``, an opponent the worst for ``me``), judged by the later effects
+    acting on ``chosen``; their score with those picks."""
+    arg = e.get("chooses")
+    if not isinstance(arg, dict) or e.get("among", "own") != "own":
+        return 0.0
+    chosen: list = []
+    for chooser in _selected(g, e.get("by", "you"), ctx):
+        if not isinstance(chooser, str):
+            continue
+        try:
+            cands = [c for c in candidates(g, dict(arg), Ctx(ctx.source, chooser, ctx.ability)) if c not in chosen]
+        except Exception:  # noqa: BLE001 - a filter the view cannot read
+            continue
+        if not cands:
+            continue
+        best = None
+        for c in cands[:12]:
+            ctx.chosen = chosen + [c]
+            s = _effects_score(g, me, rest, ctx)
+            s = s if chooser == me else -s
+            if best is None or s > best[0]:
+                best = (s, c)
+        chosen.append(best[1])
+    ctx.chosen = chosen
+    return _effects_score(g, me, rest, ctx) if chosen else 0.0
+
+
 def _effects_score(g: Game, me: str, effects: tuple, ctx: Ctx) -> float:
     score = 0.0
     challenge = g.state.challenge
     in_challenge = challenge is not None and not challenge.resolved and not challenge.ended
-    for e in effects:
+    for i, e in enumerate(effects):
+        if isinstance(e, dict) and "chooses" in e:
+            return score + _chooses_score(g, me, e, tuple(effects[i + 1:]), ctx)
         if isinstance(e, str):
             if e == "cancel":
                 score += 2.0  # judged by the caller (cancel what an opponent does)
@@ -151,7 +183,8 @@ PLAYER_WORDS = {
     "claim_power": lambda g, me, e, arg, ctx: 1.6 * int(e.get("amount", 1)) * _claim_side(g, me, arg, ctx),
     "move_power": lambda g, me, e, arg, ctx: 1.4 * int(arg) * _move_side(g, me, e, ctx),
     "discard_power": lambda g, me, e, arg, ctx: -1.5 * int(arg) * _from_side(g, me, e, ctx),
-    "search": lambda g, me, e, arg, ctx: 1.0,
+    "search": lambda g, me, e, arg, ctx: 1.8,
+    "search_pick": lambda g, me, e, arg, ctx: 1.8,
     "reduce": lambda g, me, e, arg, ctx: 0.5 * int(arg),
     "discard_cards": lambda g, me, e, arg, ctx: sum(-0.8 * owner_side(g, me, t)
                                                     for t in _selected(g, arg, ctx) if isinstance(t, int)),
@@ -204,6 +237,33 @@ def effect_score(g: Game, me: str, answer: dict) -> float:
     if ab.then:
         score += 0.8 * _effects_score(g, me, ab.then, ctx)
     return score
+
+
+def plot_effect_score(g: Game, me: str, cid: int) -> float:
+    """What revealing plot ``cid`` now does for ``me`` through its "when revealed" abilities (judged as
+    ``effect_score`` judges a triggered ability; choices by an opponent go against ``me``)."""
+    total = 0.0
+    try:
+        abs_ = triggers.abilities(g, cid)
+    except Exception:  # noqa: BLE001
+        return 0.0
+    for ab in abs_:
+        when = getattr(ab, "when", None) or {}
+        if not isinstance(when, dict) or when.get("event") != "plot_revealed":
+            continue
+        targets: list = []
+        if isinstance(ab.choose, dict) and ab.choose.get("player"):
+            who = ab.choose["player"]
+            others = [p for p in g.state.player_names if p != me and not g.player(p).eliminated]
+            targets = [me] if who in ("you", "self") else others[:1] if who == "opponent" else [me] + others[:1]
+        ctx = Ctx(cid, me, ab, targets=targets)
+        try:
+            total += _effects_score(g, me, tuple(ab.effect), ctx)
+            if ab.then:
+                total += 0.8 * _effects_score(g, me, tuple(ab.then), ctx)
+        except Exception:  # noqa: BLE001 - an ability the view cannot judge counts 0
+            continue
+    return total
 
 
 def harms_own(g: Game, me: str, answer: dict) -> bool:

@@ -18,11 +18,13 @@ All of it reads only the seat's view (``engine.ai.view``). ``budget`` bounds eac
 """
 from __future__ import annotations
 
+import random
 import time
 from itertools import combinations, permutations, product
 
 from engine import legality
 import engine.ai.judge as judge
+import engine.ai.search as search
 from engine.ai.heuristic import WIN, HeuristicPlayer
 from engine.ai.view import hidden
 from engine.decisions import Decision
@@ -118,6 +120,32 @@ class StrongPlayer(HeuristicPlayer):
         return order.index(opp) > order.index(me) if opp in order and me in order else False
 
     def on_challenge(self, g: Game, d: Decision) -> list[dict]:
+        planned = self.plan_challenge(g, d)
+        ch = g.state.challenge
+        if g.state.windows or (ch is not None and not ch.ended):
+            return planned
+        reason = self.last_reason
+        top: list[dict] = []
+        for o in (planned[:1] or [{"pass": True}]) + HeuristicPlayer.on_challenge(self, g, d)[:2]:
+            if o not in top:
+                top.append(o)
+        self.last_reason = reason
+        if len(top) < 2:
+            return planned
+        found = self.by_rollouts(g, d, "challenges", top)
+        if found is None:
+            return planned
+        best, n = found
+        if top[best] is not (planned[:1] or [{"pass": True}])[0]:
+            o = top[best]
+            self.say(f"{d.player} " + (f"attacks {o['against']} ({o['challenge']}) with "
+                                        f"{', '.join(g.name(c) for c in o['attackers'])}" if "challenge" in o
+                                        else "makes no more challenges") + f": best of {n} sampled rounds")
+        if "pass" in top[best]:
+            return []
+        return [top[best]] + [o for o in planned if o != top[best]]
+
+    def plan_challenge(self, g: Game, d: Decision) -> list[dict]:
         me = d.player
         types = list(d.context.get("types", CHALLENGE_TYPES))
         opps = [o for o in d.context.get("opponents", []) if not g.player(o).eliminated] or \
@@ -258,6 +286,50 @@ class StrongPlayer(HeuristicPlayer):
         return heuristic
 
     # -- plots -----------------------------------------------------------------------------------------------------
+    ROLLOUT_PLOTS = 3
+
+    rollout_samples: int | None = None
+    """Rollouts per candidate; None: from the budget (``samples``)."""
+
+    def samples(self) -> int:
+        """Rollouts per candidate: a count fixed by the budget (not by the clock, so the answer does not
+        depend on the machine's speed); the deadline only guards against a slow sample."""
+        if self.rollout_samples is not None:
+            return self.rollout_samples
+        return max(1, min(8, int(self.budget * 6)))
+
+    def by_rollouts(self, g: Game, d: Decision, phase: str, top: list[dict]) -> tuple[int, int] | None:
+        """Try each of ``top`` in determinized rollouts (``engine.ai.search``): (index of the best, samples),
+        or None when the samples could not tell (too few ran)."""
+        sums: dict[int, list[float]] = {i: [] for i in range(len(top))}
+        for k in range(self.samples()):
+            for i, cand in enumerate(top):
+                if self.out_of_time():
+                    return None
+                rng = random.Random(f"{self.seed}/{phase}/{len(g.state.log)}/{k}")
+                v = search.rollout(g, d.player, phase, dict(cand, _kind=d.kind), rng, deadline=self.deadline)
+                if v is not None:
+                    sums[i].append(v)
+        if any(not v for v in sums.values()):
+            return None
+        means = {i: sum(v) / len(v) for i, v in sums.items()}
+        best = max(means, key=lambda i: (means[i], -i))
+        self.rollouts = getattr(self, "rollouts", 0) + sum(len(v) for v in sums.values())
+        return best, sum(len(v) for v in sums.values())
+
+    def on_plot(self, g: Game, d: Decision) -> list[dict]:
+        """The heuristic's best plots, each tried in determinized rollouts to the end of the round."""
+        scored = super().on_plot(g, d)
+        top = scored[:self.ROLLOUT_PLOTS]
+        if len(top) < 2:
+            return scored
+        found = self.by_rollouts(g, d, "plot", top)
+        if found is None:
+            return scored
+        best, n = found
+        self.say(f"{d.player} chooses its plot after {n} sampled rounds")
+        return [top[best]] + [o for o in scored if o is not top[best]]
+
     def plot_score(self, g: Game, me: str, cid: int) -> float:
         d = g.defn(cid)
         hand = [c for c in g.player(me).hand if not hidden(g, c)]
@@ -270,4 +342,5 @@ class StrongPlayer(HeuristicPlayer):
         claim_w = 1.6 if mine > theirs else (1.0 if mine * 1.5 > theirs else 0.5)
         init_w = 0.25 if g.total_power(me) <= max((g.total_power(o) for o in self.opponents(g, me)), default=0) \
             else 0.1
-        return gold_v + claim_w * d.claim + init_w * d.initiative + 0.5 * bool(d.abilities)
+        return gold_v + claim_w * d.claim + init_w * d.initiative + 0.3 * bool(d.abilities) \
+            + 0.8 * judge.plot_effect_score(g, me, cid)

@@ -91,6 +91,8 @@ def test_answers_do_not_depend_on_hidden_information(level):
     g = game(5)
     rng = random.Random(1)
     players = {n: make_player(level, i, budget=1.0) for i, n in enumerate(g.state.player_names)}
+    for p in players.values():
+        p.rollout_samples = 1  # the rollouts run (one sample per candidate), the test stays short
     compared = 0
     for _ in range(400):
         d = g.advance()
@@ -176,3 +178,29 @@ def test_listed_answers_are_legal():
         assert g.state.digest() == before
         players[d.player].play_turn(g)
     assert refused <= 5
+
+
+def test_determinized_rollouts_read_only_the_view():
+    """A determinization fills every hidden card from keys the seat has seen (never the real card), and
+    a rollout plays on its own copy: the real game is untouched."""
+    from engine.ai import search
+    from engine.ai.view import view_game
+    from engine.visibility import HIDDEN_KEY
+
+    g = game(2)
+    players = {n: make_player("heuristic", i) for i, n in enumerate(g.state.player_names)}
+    while g.advance().kind != "challenge":
+        players[g.advance().player].play_turn(g)
+    d = g.advance()
+    me = d.player
+    view = view_game(g, me)
+    seen = {c.key for c in view.state.cards.values() if c.key != HIDDEN_KEY}
+    sample = search.determinize(view.state, me, random.Random(3))
+    hidden_ids = [cid for cid, c in view.state.cards.items() if c.key == HIDDEN_KEY]
+    assert hidden_ids
+    assert all(sample.cards[cid].key in seen for cid in hidden_ids if sample.cards[cid].key != HIDDEN_KEY)
+    before = (len(g.history), g.state.to_dict())
+    values = [search.rollout(view, me, "challenges", dict(o, _kind="challenge"), random.Random(4))
+              for o in ({"pass": True},)]
+    assert all(isinstance(v, float) for v in values)
+    assert (len(g.history), g.state.to_dict()) == before
