@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cards.errors import DataError
-from cards.files import load_json_text, read_bytes, read_utf8
+from cards.files import atomic_write, load_json_text, read_bytes, read_utf8
 from engine.decisions import GameOver
 from engine.game import Game, Options
 from engine.replay import SAVE_FORMAT, SAVE_VERSION, ReplayError, apply_history, save_game, start_from_spec
@@ -63,37 +63,7 @@ def autosave_path(folder: Path | None = None) -> Path:
 # Atomic writes
 # ---------------------------------------------------------------------------
 
-def atomic_write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that ``path`` is always either the old file or the new one:
-    a temporary file in the same folder (named ``.NAME.PID-XXXXXXXX.tmp``), flushed and fsynced,
-    then renamed over ``path``; the folder is fsynced too."""
-    path = Path(path)
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+# Saves and the autosave are written with ``cards.files.atomic_write``.
 
 
 def _alive(pid: int) -> bool:

@@ -294,3 +294,45 @@ def run_command(main) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # silence the final flush
         return 0
+
+
+def fsync_folder(folder: str | Path) -> None:
+    """Make a rename in ``folder`` durable (best effort: some systems cannot open a folder)."""
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def atomic_write(path: str | Path, text: str | None = None, *, write=None, tmp_name: str | None = None) -> None:
+    """Write ``path`` so that it is always either the old file or the new one: a temporary file in
+    the same folder (``tmp_name``, by default ``.NAME.PID-XXXXXXXX.tmp``), flushed and fsynced, renamed
+    over ``path``, the folder fsynced. ``write(out)`` writes to the open text file instead of ``text``.
+    A failure removes the temporary file and raises (``OSError`` included)."""
+    path = Path(path)
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / (tmp_name or f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            if write is not None:
+                write(out)
+            else:
+                out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_folder(folder)

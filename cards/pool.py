@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from cards.errors import DataError
-from cards.files import load_json_text, read_bytes, run_command, tolerant_console
+from cards.files import atomic_write, load_json_text, read_bytes, run_command, tolerant_console
 from cards.importers import ImportReport
 from cards.model import CardDef, CardPool
 from cards.overlay import apply_ability_data
@@ -240,39 +240,13 @@ def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -
     data = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "report": report.to_json(),
             "cards": records}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}.json"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, ensure_ascii=False, separators=(",", ":"), default=_not_plain)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        _fsync_folder(path.parent)
+        atomic_write(path, write=lambda out: json.dump(data, out, ensure_ascii=False, separators=(",", ":"),
+                                                        default=_not_plain),
+                     tmp_name=f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}.json")
     except OSError as err:
         raise DataError(f"cannot write the card cache: {err.strerror or err}", file=str(path),
                         hint="check that the folder is writable, or set MAESTER_HOME") from None
     return path
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
 
 
 def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
