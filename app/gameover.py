@@ -15,7 +15,8 @@ class GameOverDialog(QDialog):
     rematch = Signal()
     save_replay = Signal()
 
-    def __init__(self, parent: QWidget, game: Game):
+    def __init__(self, parent: QWidget, game: Game, rounds: list | None = None):
+        summaries = rounds
         super().__init__(parent)
         self.setObjectName("game-over")
         self.setWindowTitle("Game over")
@@ -53,6 +54,24 @@ class GameOverDialog(QDialog):
             for col, text in enumerate((p.name, p.house.capitalize(), str(power), note)):
                 grid.addWidget(QLabel(f"<b>{text}</b>" if p.name == winner else text), row, col)
         box.addLayout(grid)
+        if summaries:  # a goldfish game: what each round gave (engine.ai.goldfish.RoundSummary)
+            box.addWidget(QLabel("<b>Round by round</b>"))
+            table = QGridLayout()
+            table.setHorizontalSpacing(14)
+            table.setContentsMargins(12, 4, 12, 10)
+            for col, head in enumerate(("Round", "Gold", "Used", "Played", "Power")):
+                table.addWidget(QLabel(f"<b>{head}</b>"), 0, col)
+            self.round_rows: list[tuple] = []
+            for row, r in enumerate(summaries, start=1):
+                gained = r.power - r.power_before
+                cells = (str(r.round), str(r.gold), str(r.gold_used), ", ".join(r.played) or "—",
+                         f"+{gained} ({r.power})")
+                self.round_rows.append(cells)
+                for col, text in enumerate(cells):
+                    label = QLabel(text)
+                    label.setWordWrap(col == 3)
+                    table.addWidget(label, row, col)
+            box.addLayout(table)
         buttons = QDialogButtonBox()
         self.rematch_button = QPushButton("Rematch")
         self.rematch_button.setToolTip("The same decks and seats, shuffled again (a new seed)")

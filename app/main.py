@@ -27,6 +27,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--computer", action="append", default=[], metavar="NAME[:LEVEL]",
                     help="a seat the computer plays (repeatable); LEVEL is random, normal (the default) "
                          "or strong, e.g. --computer Bob:strong")
+    ap.add_argument("--goldfish", metavar="DECK",
+                    help="practise DECK (a deck file, practice:stark or practice:lannister) against a goldfish: "
+                         "a seat with no cards; each round's gold, cards played and power are summarised")
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--tutorial", metavar="NAME", help="open a lesson (its name or number; python -m engine.tutorial "
                                                        "lists them) or any scenario file as a tutorial")
@@ -56,6 +59,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
+    if args.goldfish:
+        from app.dialogs import GOLDFISH
+
+        you = (args.names or ["You"])[0]
+        other = "Goldfish" if you.casefold() != "goldfish" else "Fish"
+        return GameSetup(names=[you, other], decks=[args.goldfish, GOLDFISH], computer=[other],
+                         levels={other: "random"}, ruleset=args.ruleset, mode=args.mode, era=args.era,
+                         seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
+                         privacy=False, prompting=parse_prompting(args.prompt, [you, other]))
     names = list(args.names or DEFAULT_NAMES[:args.players])
     if len(names) != args.players and args.names:
         args.players = len(names)

@@ -55,6 +55,20 @@ _BANNERS = (
 )
 
 
+def goldfish_rounds(game):
+    """The round tracker of a goldfish game (one seat with no cards against one player), else None."""
+    from engine.ai.goldfish import RoundTracker, goldfish_seats
+
+    fish = goldfish_seats(game)
+    players = [n for n in game.state.player_names if n not in fish]
+    if not fish or len(players) != 1:
+        return None
+    tracker = RoundTracker(players[0])
+    if game.history:
+        tracker.rebuild(game)  # undo, Open, recovery: the rounds already played
+    return tracker
+
+
 def banner_text(line: str) -> str | None:
     """The banner a log line deserves, or None."""
     for pattern, say in _BANNERS:
@@ -82,6 +96,7 @@ class TableWindow(QMainWindow):
         self.scene: TableScene | None = None
         self.session: saves.Session | None = None
         self.game_over_dialog: GameOverDialog | None = None
+        self.rounds = None  # a goldfish game's round summaries (engine.ai.goldfish.RoundTracker)
         self.ask = self._ask
         """``ask(title, question) -> bool``: a yes/no question (tests replace it)."""
         self._hovered = False
@@ -133,6 +148,7 @@ class TableWindow(QMainWindow):
         self.controller.setParent(self)
         self.controller.seat_for(viewer, hidden)
         self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
+        self.rounds = goldfish_rounds(game)
         self.scene = TableScene(self.controller, self.images)
         self.view = TableView(self.scene)
         self.prompt = PromptBar(self.controller, self.face_of, lambda cid: cid in self.scene.cards)
@@ -257,6 +273,7 @@ class TableWindow(QMainWindow):
     def refresh(self) -> None:
         """Redraw everything from the engine state."""
         self._banner_news()
+        self._round_news()
         if self.controller.result is not None and not self._over_seen:
             self._over_seen = True
             self.show_game_over()
@@ -301,6 +318,16 @@ class TableWindow(QMainWindow):
         found = [text for line in log[seen:] for text in [banner_text(line)] if text]
         if found:
             self.show_banner(found[-1])
+
+    def _round_news(self) -> None:
+        """A goldfish game: each round's summary (gold, cards played, power) gets a banner when the
+        next round begins; the game-over dialog lists them all."""
+        if self.rounds is None:
+            return
+        game = self.controller.game
+        done = self.rounds.finish(game) if self.controller.result is not None else self.rounds.observe(game)
+        if done and self.controller.result is None:
+            self.show_banner(f"Round {done[-1].round}: {done[-1].short()}", ms=4500)
 
     def show_banner(self, text: str, ms: int = 2600) -> None:
         banner = getattr(self, "banner", None)
@@ -651,7 +678,10 @@ class TableWindow(QMainWindow):
     def show_game_over(self) -> GameOverDialog:
         if self.game_over_dialog is not None:
             self.game_over_dialog.close()
-        dialog = GameOverDialog(self, self.controller.game)
+        if self.rounds is not None:
+            self.rounds.finish(self.controller.game)
+        dialog = GameOverDialog(self, self.controller.game,
+                                rounds=self.rounds.rounds if self.rounds is not None else None)
         dialog.rematch.connect(self.rematch)
         dialog.save_replay.connect(self.save_game)
         self.game_over_dialog = dialog

@@ -87,6 +87,13 @@ class RoundSummary:
     played: list[str] = field(default_factory=list)
     power_before: int = 0
     power: int = 0
+    observed: bool = False   # the game was seen at a decision in this round (power_before is set)
+    closed: bool = False     # a later round was seen, or the game ended (power is final)
+
+    def short(self) -> str:
+        n = len(self.played)
+        return (f"{self.gold} gold ({self.gold_used} used) \u00b7 {n} card{'s' if n != 1 else ''} played "
+                f"\u00b7 +{self.power - self.power_before} power ({self.power} in all)")
 
     def line(self) -> str:
         return (f"round {self.round:>2}: {self.gold} gold, {self.gold_used} used; played "
@@ -94,43 +101,134 @@ class RoundSummary:
                 f"({self.power} in all)")
 
 
+def goldfish_seats(game: Game) -> list[str]:
+    """The seats of ``game`` that are goldfish: dealt from an empty deck spec (no plots, no cards, no
+    agenda). Read from the game's setup, so a game rebuilt by undo or loaded from a save still knows."""
+    spec = game.setup_spec if isinstance(game.setup_spec, dict) else {}
+    decks = spec.get("decks") or {}
+    return [n for n in game.state.player_names
+            if isinstance(decks.get(n), dict) and not decks[n].get("plots") and not decks[n].get("cards")
+            and not decks[n].get("agenda")]
+
+
+class RoundTracker:
+    """The round summaries of one player, kept while a game is played (the table, ``play_goldfish``).
+
+    ``observe(game)`` is called at decisions (at least at every decision of the player, or after every
+    answer): log lines are read once, each into the round its ``R<n>`` prefix names (gold collected,
+    gold used, cards marshalled or played); a round's power is the player's power when the game was
+    first observed in it (its first decision: the plot choice) and when it was first observed in the
+    next round. It returns the rounds completed since the last call. When the game went back (undo, a
+    save opened) it starts again from the game's start and its history (``rebuild``)."""
+
+    def __init__(self, player: str):
+        self.player = player
+        self.rounds: list[RoundSummary] = []
+        self._seen = 0       # log lines read
+        self._answers = 0    # history length at the last observation
+        self._rebuilding = False
+
+    def _round(self, n: int) -> RoundSummary:
+        for r in reversed(self.rounds):
+            if r.round == n:
+                return r
+        r = RoundSummary(n)
+        self.rounds.append(r)
+        self.rounds.sort(key=lambda x: x.round)
+        return r
+
+    def observe(self, game: Game) -> list[RoundSummary]:
+        st = game.state
+        if len(game.history) < self._answers or len(st.log) < self._seen:
+            self.rebuild(game)
+            return []
+        self._answers = len(game.history)
+        for line in st.log[self._seen:]:
+            prefix = line.split(" ", 1)[0]
+            if prefix[:1] == "R" and prefix[1:].isdigit():
+                _note(self._round(int(prefix[1:])), line, self.player)
+        self._seen = len(st.log)
+        if not self._rebuilding and any(not r.observed for r in self.rounds if r.round < st.round):
+            self.rebuild(game)  # a round went by unobserved (autoplay): its power is only known by replay
+            return [r for r in self.rounds if r.closed and r.round < st.round][-1:]
+        power = game.total_power(self.player)
+        done: list[RoundSummary] = []
+        current = self._round(st.round)
+        if not current.observed:
+            current.observed = True
+            current.power_before = power
+            for r in self.rounds:
+                if r.round < st.round and not r.closed:
+                    r.closed = True
+                    r.power = power
+                    done.append(r)
+        current.power = power
+        return done
+
+    def finish(self, game: Game) -> list[RoundSummary]:
+        """At the end of the game: the last round closes with the final power."""
+        self.observe(game)
+        out = []
+        for r in self.rounds:
+            if not r.closed:
+                r.closed = True
+                r.power = game.total_power(self.player)
+                out.append(r)
+        return out
+
+    def rebuild(self, game: Game) -> None:
+        """The summaries of ``game`` from its start: its history answered again on a copy, observed
+        after every answer (the table's undo and Open)."""
+        from engine.replay import ReplayError, apply_history, start_from_spec
+
+        self.rounds, self._seen, self._answers = [], 0, 0
+        self._rebuilding = True
+        try:
+            shadow = start_from_spec(game.setup_spec, game.pool)
+            self.observe(shadow)
+            for entry in game.history:
+                if isinstance(shadow.advance(), GameOver):
+                    break
+                apply_history(shadow, [entry])
+                self.observe(shadow)
+        except (ReplayError, Refused, KeyError, TypeError, ValueError):
+            pass  # a game built by hand: only what is observed from now on is summarised
+        finally:
+            self._rebuilding = False
+        self._seen = min(self._seen, len(game.state.log))
+        self._answers = len(game.history)
+
+
 def play_goldfish(deck, *, seed: int = 0, level: str = "heuristic", max_rounds: int = 30) -> tuple[Game, list[RoundSummary]]:
     """One automatic goldfish game: the game (ended or at ``max_rounds``) and its rounds."""
     game = goldfish_game(deck, seed=seed)
     players = {PLAYER: make_player(level, seed), GOLDFISH: GoldfishPlayer()}
-    rounds: list[RoundSummary] = []
-    seen = 0
-    current: RoundSummary | None = None
+    tracker = RoundTracker(PLAYER)
     while not isinstance(game.advance(), GameOver) and game.state.round <= max_rounds:
-        st = game.state
-        if current is None or current.round != st.round:
-            if current is not None:
-                current.power = game.total_power(PLAYER)
-            current = RoundSummary(st.round, power_before=game.total_power(PLAYER))
-            rounds.append(current)
+        tracker.observe(game)
         d = game.advance()
         players[d.player].play_turn(game)
-        for line in st.log[seen:]:
-            _note(current, line)
-        seen = len(st.log)
-    if current is not None:
-        current.power = game.total_power(PLAYER)
-    return game, rounds
+    tracker.finish(game)
+    return game, [r for r in tracker.rounds if r.round <= max_rounds]
 
 
-def _note(r: RoundSummary, line: str) -> None:
-    """Read one log line of the deck's player into the round summary."""
+def _note(r: RoundSummary, line: str, player: str = PLAYER) -> None:
+    """Read one log line of ``player`` into the round summary."""
     text = line.split(": ", 1)[-1]
-    if text.startswith(f"{PLAYER} collects "):
-        r.gold += int(text.split()[2])
-    elif text.startswith(f"{PLAYER} marshals "):
-        body = text[len(PLAYER) + 10:]
+    if text.startswith(f"{player} collects "):
+        words = text[len(player) + 10:].split()
+        if words and words[0].isdigit():
+            r.gold += int(words[0])
+    elif text.startswith(f"{player} marshals "):
+        body = text[len(player) + 10:]
         name = body.split(" (")[0].split(" onto ")[0].split(" as a duplicate")[0]
         r.played.append(name)
         if body.endswith(" gold)"):
-            r.gold_used += int(body.rsplit("(", 1)[1].split()[0])
-    elif text.startswith(f"{PLAYER} plays "):
-        r.played.append(text[len(PLAYER) + 7:].split(" targeting")[0])
+            amount = body.rsplit("(", 1)[1].split()[0]
+            if amount.isdigit():
+                r.gold_used += int(amount)
+    elif text.startswith(f"{player} plays "):
+        r.played.append(text[len(player) + 7:].split(" targeting")[0])
 
 
 def rounds_to_win(game: Game, rounds: list[RoundSummary]) -> int | None:
