@@ -171,9 +171,10 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
         return mods_of(current)
     seen = [current]
     for _ in range(16):
-        following = active_with(mods_of(current))
+        view = mods_of(current)  # what ``current`` applies: the answer, once it holds still
+        following = active_with(view)
         if following == current:
-            return mods_of(current)
+            return view
         if following in seen:  # an endless loop: ignore every constant that flips in it
             cycle = seen[seen.index(following):]
             flipping = frozenset().union(*cycle) - frozenset.intersection(*cycle)

@@ -137,17 +137,38 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
     found = table.get(key)
     if found is None:
         kind = "action" if step == "action" else "response"
+        found = _kind_abilities(g, table, player, kind)
+        if step != "action":  # save/cancel (step 2) and other responses (step 5) share one list
+            saves = step == "save_cancel"
+            found = [(cid, ab) for cid, ab in found if ab.is_save_or_cancel == saves]
+        table[key] = found
+    return found
+
+
+def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[int, Ability]]:
+    """(card, ability) pairs of ``kind`` that ``player`` could use now, in ``table`` (this version's)."""
+    key = ("kind_abilities", player, kind)
+    found = table.get(key)
+    if found is None:
         printed = _keys_with(g, kind)
         cards = g.state.cards
-        if text_modifiers_exist(g) and _constant_keys(g):  # abilities gained from constants (EFF-03)
-            gainers = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
-        else:
-            gainers = ()
+        gainers = _gainers(g, table)
         found = table[key] = [(cid, ab) for cid in ability_sources(g, player)
                               if cards[cid].key in printed or cid in gainers
                               for ab in abilities(g, cid)
-                              if ab.kind == kind and usable_here(g, player, cid, ab)
-                              and (step == "action" or ab.is_save_or_cancel == (step == "save_cancel"))]
+                              if ab.kind == kind and usable_here(g, player, cid, ab)]
+    return found
+
+
+def _gainers(g: Game, table: dict):
+    """Cards that gain abilities from constants now (EFF-03), kept in ``table`` (this version's)."""
+    found = table.get("gainers")
+    if found is None:
+        if text_modifiers_exist(g) and _constant_keys(g):
+            found = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
+        else:
+            found = ()
+        table["gainers"] = found
     return found
 
 
@@ -349,8 +370,15 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
 def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
     """Passive abilities that new gates trigger (TIM-11: passives are mandatory)."""
     out = []
+    if not gates:
+        return out
+    printed = _keys_with(g, "passive")  # only cards with a printed passive, or gaining abilities
+    gainers = _gainers(g, memo(g.__dict__))
+    cards = g.state.cards
     for p in g.state.players:
         for cid in ability_sources(g, p.name):
+            if cards[cid].key not in printed and cid not in gainers:
+                continue
             for ab in abilities(g, cid):
                 if ab.kind != "passive" or not usable_here(g, p.name, cid, ab):
                     continue
