@@ -17,7 +17,8 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo
+from engine.abilities.sources import constant_memo
+from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 
 
 def _derived(freeze=None, constants: bool = True):
@@ -33,7 +34,7 @@ def _derived(freeze=None, constants: bool = True):
             if rest:
                 return fn(self, card_id, *rest)
             if not constants:
-                table = memo(d)
+                table = smemo(d, self.state)  # reads the structure only (Version.s)
             elif "_constant_override" in d:
                 view = d["_constant_override"]
                 held = d.get("_view_memo")
@@ -43,7 +44,7 @@ def _derived(freeze=None, constants: bool = True):
             elif d.get("_in_constants"):
                 table = memo(d).setdefault("printed view", {})
             else:
-                table = memo(d)
+                table = constant_memo(self)
             key = (name, card_id)
             try:
                 return table[key]
@@ -268,7 +269,7 @@ class Game:
     def in_play_cards(self, name: str) -> list[int]:
         """Every card ``name`` controls in play, attachments included (not duplicates), and the
         attachments on his House card (which is in play too, ZON-04). Cached per state version."""
-        table = memo(self.__dict__)
+        table = smemo(self.__dict__, self.state)
         key = ("in_play_cards", name)
         found = table.get(key)
         if found is None:

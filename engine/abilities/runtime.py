@@ -21,7 +21,7 @@ from engine.abilities.constants import _constant_keys, constant_map, toll_proble
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
-from engine.abilities.sources import abilities, ability_sources, text_modifiers_exist, usable_here
+from engine.abilities.sources import abilities, ability_sources, constant_memo, text_modifiers_exist, usable_here
 from engine.decisions import Refused
 from engine.state import memo
 from engine.uniqueness import entry_problem
@@ -132,7 +132,7 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
     """(card, ability) pairs ``player`` could use in ``step`` (``action``, ``save_cancel``,
     ``response``) as the table stands, before gates, costs and targets: an index kept per state
     version, so an opportunity nobody can answer costs a lookup."""
-    table = memo(g.__dict__)
+    table = _table(g)
     key = ("step_abilities", player, step)
     found = table.get(key)
     if found is None:
@@ -143,6 +143,15 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
             found = [(cid, ab) for cid, ab in found if ab.is_save_or_cancel == saves]
         table[key] = found
     return found
+
+
+def _table(g: Game) -> dict:
+    """Where the step indexes are kept: with the values that read the structure and the constants in
+    force (``sources.constant_memo``), or per version while constants are being settled."""
+    d = g.__dict__
+    if "_constant_override" in d or d.get("_in_constants"):
+        return memo(d)
+    return constant_memo(g)
 
 
 def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[int, Ability]]:
@@ -373,7 +382,7 @@ def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, s
     if not gates:
         return out
     printed = _keys_with(g, "passive")  # only cards with a printed passive, or gaining abilities
-    gainers = _gainers(g, memo(g.__dict__))
+    gainers = _gainers(g, _table(g))
     cards = g.state.cards
     for p in g.state.players:
         for cid in ability_sources(g, p.name):
