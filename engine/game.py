@@ -44,7 +44,8 @@ def _derived(freeze=None, constants: bool = True):
             elif d.get("_in_constants"):
                 table = memo(d).setdefault("printed view", {})
             else:
-                table = constant_memo(self)
+                m = d.get("_cmemo")  # constant_memo's fast path, inlined: most reads end here
+                table = m[4] if m is not None and m[0] == Version.n and m[1] is self.state else constant_memo(self)
             key = (name, card_id)
             try:
                 return table[key]

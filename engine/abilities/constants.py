@@ -122,7 +122,10 @@ def constant_map(g: Game) -> dict[int, list[dict]]:
                      for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
     finally:
         g.__dict__["_in_constants"] = False
-    cached = (key, fp, _settle_constants(g, constants))
+    settled = _settle_constants(g, constants)
+    if cached is not None and settled == cached[2]:
+        settled = cached[2]  # the same map as before (most changes): values cached against it stay
+    cached = (key, fp, settled)
     g.__dict__["_constant_cache"] = cached
     return cached[2]
 
