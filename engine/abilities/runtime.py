@@ -23,7 +23,7 @@ from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.sources import abilities, ability_sources, constant_memo, text_modifiers_exist, usable_here
 from engine.decisions import Refused
-from engine.state import memo
+from engine.state import memo, smemo
 from engine.uniqueness import entry_problem
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
             gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
         for i, gt in gates:
             ctx.gate = gt
-            if restriction_problem(g, player, cid, ab, ctx) is None and \
+            if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
                     toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
                 if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
                     continue
@@ -147,10 +147,13 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
 
 def _table(g: Game) -> dict:
     """Where the step indexes are kept: with the values that read the structure and the constants in
-    force (``sources.constant_memo``), or per version while constants are being settled."""
+    force (``sources.constant_memo``), or per version while constants are being settled. When no card
+    of the game can blank a text box or grant abilities, they read the structure alone."""
     d = g.__dict__
     if "_constant_override" in d or d.get("_in_constants"):
         return memo(d)
+    if not text_modifiers_exist(g):
+        return smemo(d, g.state)
     return constant_memo(g)
 
 
