@@ -10,7 +10,7 @@ from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
-from engine.state import Version
+from engine.state import Version, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -50,7 +50,16 @@ def _constant_keys(g: Game) -> set[str]:
 
 
 def _constant_sources(g: Game) -> list[tuple[int, str]]:
-    """(card, controller) for every card in play whose definition has a constant ability."""
+    """(card, controller) for every card in play whose definition has a constant ability (kept while
+    the structure stays: ``state.smemo``)."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("constant_sources")
+    if found is None:
+        found = table["constant_sources"] = _find_constant_sources(g)
+    return found
+
+
+def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
     keys = _constant_keys(g)
     return [(cid, c.controller) for cid, c in g.state.cards.items()
             if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
