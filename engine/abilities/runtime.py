@@ -21,7 +21,7 @@ from engine.abilities.constants import _constant_keys, constant_map, toll_proble
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
-from engine.abilities.sources import abilities, ability_sources, constant_memo, text_modifiers_exist, usable_here
+from engine.abilities.sources import abilities, ability_sources, text_modifiers_exist, usable_here
 from engine.decisions import Refused
 from engine.state import memo, smemo
 from engine.uniqueness import entry_problem
@@ -147,14 +147,14 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
 
 def _table(g: Game) -> dict:
     """Where the step indexes are kept: with the values that read the structure and the constants in
-    force (``sources.constant_memo``), or per version while constants are being settled. When no card
+    force (``Game.constant_table``), or per version while constants are being settled. When no card
     of the game can blank a text box or grant abilities, they read the structure alone."""
     d = g.__dict__
     if "_constant_override" in d or d.get("_in_constants"):
         return memo(d)
     if not text_modifiers_exist(g):
         return smemo(d, g.state)
-    return constant_memo(g)
+    return g.constant_table()
 
 
 def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[int, Ability]]:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
 from engine.abilities.parse import parse_abilities
-from engine.state import Version, memo, smemo
+from engine.state import memo, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -29,39 +29,12 @@ def abilities(g: Game, cid: int) -> list[Ability]:
         return printed
     if "_constant_override" in gd:
         return _current(g, cid, printed)
-    table = constant_memo(g)
+    table = g.constant_table()
     key = ("abilities", cid)
     found = table.get(key)
     if found is None:
         found = table[key] = _current(g, cid, printed)
     return found
-
-
-_constant_map = None
-
-
-def constant_memo(g: Game) -> dict:
-    """The table of values that read the structure (``engine.state.Version.s``) and the constants in
-    force (``constants.constant_map``, settled again only when something they read changed): a
-    card's STR, keywords, abilities... are kept while neither changes, e.g. while cards kneel and
-    stand that no constant cares about. Only for reads outside the settling of constants."""
-    global _constant_map
-    d = g.__dict__
-    st = g.state
-    m = d.get("_cmemo")
-    if m is not None and m[0] == Version.n and m[1] is st:
-        return m[4]
-    if _constant_map is None:
-        from engine.abilities.constants import constant_map as _found
-        _constant_map = _found
-    from engine.abilities.constants import _constant_keys
-    cm = _constant_map(g) if _constant_keys(g) else None
-    if m is None or m[1] is not st or m[2] != Version.s or m[3] is not cm:
-        m = (Version.n, st, Version.s, cm, {})
-    else:
-        m = (Version.n, st, m[2], cm, m[4])
-    d["_cmemo"] = m
-    return m[4]
 
 
 def _current(g: Game, cid: int, printed: list[Ability]) -> list[Ability]:
