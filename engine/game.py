@@ -17,7 +17,8 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo
+from engine.abilities.constants import _constant_keys, constant_map
+from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 
 
 def _derived(freeze=None, constants: bool = True):
@@ -33,7 +34,7 @@ def _derived(freeze=None, constants: bool = True):
             if rest:
                 return fn(self, card_id, *rest)
             if not constants:
-                table = memo(d)
+                table = smemo(d, self.state)  # reads the structure only (Version.s)
             elif "_constant_override" in d:
                 view = d["_constant_override"]
                 held = d.get("_view_memo")
@@ -43,7 +44,8 @@ def _derived(freeze=None, constants: bool = True):
             elif d.get("_in_constants"):
                 table = memo(d).setdefault("printed view", {})
             else:
-                table = memo(d)
+                m = d.get("_cmemo")  # constant_table's fast path, inlined: most reads end here
+                table = m[4] if m is not None and m[0] == Version.n and m[1] is self.state else self.constant_table()
             key = (name, card_id)
             try:
                 return table[key]
@@ -236,6 +238,24 @@ class Game:
             self.pending = None
             self.result = GameOver(self.state.winner or "draw", self.state.log[-1])
 
+    def constant_table(self) -> dict:
+        """The table of values that read the structure (``engine.state.Version.s``) and the constants
+        in force (``constants.constant_map``, settled again only when something they read changed): a
+        card's STR, keywords, abilities... are kept while neither changes, e.g. while cards kneel and
+        stand. Only for reads outside the settling of constants."""
+        d = self.__dict__
+        st = self.state
+        m = d.get("_cmemo")
+        if m is not None and m[0] == Version.n and m[1] is st:
+            return m[4]
+        cm = constant_map(self) if _constant_keys(self) else None
+        if m is None or m[1] is not st or m[2] != Version.s or m[3] is not cm:
+            m = (Version.n, st, Version.s, cm, {})
+        else:
+            m = (Version.n, st, m[2], cm, m[4])
+        d["_cmemo"] = m
+        return m[4]
+
     # -- lookups -----------------------------------------------------------
     def card(self, card_id: int) -> CardInstance:
         return self.state.cards[card_id]
@@ -268,7 +288,7 @@ class Game:
     def in_play_cards(self, name: str) -> list[int]:
         """Every card ``name`` controls in play, attachments included (not duplicates), and the
         attachments on his House card (which is in play too, ZON-04). Cached per state version."""
-        table = memo(self.__dict__)
+        table = smemo(self.__dict__, self.state)
         key = ("in_play_cards", name)
         found = table.get(key)
         if found is None:

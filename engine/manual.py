@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from cards.textlabels import TextAbility, read_text, triggered_words
 from engine import legality, triggers
 from engine.decisions import Decision, Refused
-from engine.state import Effect
+from engine.state import Effect, smemo
 
 if TYPE_CHECKING:
     from engine.game import Flow, Game
@@ -119,7 +119,16 @@ def _ability(g: Game, cid: Any, n: Any) -> TextAbility:
 
 def _sources(g: Game, player: str) -> list[int]:
     """Cards whose text ``player`` may use by hand: in play (moribund too, MOR-02), House card,
-    agenda, revealed plot, and events in hand."""
+    agenda, revealed plot, and events in hand (kept while the structure stays, ``state.smemo``)."""
+    table = smemo(g.__dict__, g.state)
+    key = ("by_hand_sources", player)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _find_sources(g, player)
+    return list(found)
+
+
+def _find_sources(g: Game, player: str) -> list[int]:
     p = g.player(player)
     out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
     out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]

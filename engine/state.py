@@ -23,6 +23,10 @@ class Version:
     One counter for the process: a change in any game invalidates every cache, never the reverse."""
 
     n = 0
+    s = 0
+    """The structure's counter: bumped, with ``n``, only by changes to what decides where cards are and
+    what they are (zones, controllers, attachments, facedown, lasting effects, grants, the phase: the
+    fields a class names in ``_structural``). Kneeling, power, gold, the challenge... leave it alone."""
 
 
 def memo(owner: dict) -> dict:
@@ -32,6 +36,15 @@ def memo(owner: dict) -> dict:
     if m is None or m[0] != Version.n:
         m = owner["_memo"] = (Version.n, {})
     return m[1]
+
+
+def smemo(owner: dict, state: Any) -> dict:
+    """``owner``'s table of values that read only the structure (``Version.s``) of ``state``: kept
+    while no card moves, changes type or controller, and no lasting effect or grant comes or goes."""
+    m = owner.get("_smemo")
+    if m is None or m[0] != Version.s or m[1] is not state:
+        m = owner["_smemo"] = (Version.s, state, {})
+    return m[2]
 
 
 class TList(list):
@@ -114,6 +127,34 @@ class TDict(dict):
         return dict.__ior__(self, other)
 
 
+def _bumping_structure(cls: type, base: type, names: tuple[str, ...]) -> type:
+    for name in names:
+        def method(self, *a, _f=getattr(base, name), **kw):
+            Version.s += 1
+            return _f(self, *a, **kw)
+        method.__name__ = name
+        setattr(cls, name, method)
+    return cls
+
+
+class SList(TList):
+    """A ``TList`` of the structure: a change bumps ``Version.s`` too."""
+
+    __slots__ = ()
+
+
+class SDict(TDict):
+    """A ``TDict`` of the structure: a change bumps ``Version.s`` too."""
+
+    __slots__ = ()
+
+
+_bumping_structure(SList, TList, ("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+                                  "__setitem__", "__delitem__", "__iadd__", "__imul__"))
+_bumping_structure(SDict, TDict, ("__setitem__", "__delitem__", "pop", "popitem", "clear", "update",
+                                  "setdefault", "__ior__"))
+
+
 class Tracked:
     """Base of the state's dataclasses: setting a field bumps ``Version``; list and dict values are
     kept as ``TList``/``TDict`` so changes inside them count too. The log and the action windows are
@@ -121,9 +162,21 @@ class Tracked:
 
     __slots__ = ()
     _untracked: frozenset = frozenset()
+    _structural: frozenset = frozenset()
 
     def __setattr__(self, name, value):
         t = type(value)
+        if name in self._structural:
+            if t is list or t is TList:
+                value = SList(value)
+            elif t is dict or t is TDict:
+                value = SDict(value)
+            old = self.__dict__.get(name, _UNSET)
+            object.__setattr__(self, name, value)
+            if old is not value and not (type(old) is type(value) and old == value):
+                Version.n += 1
+                Version.s += 1
+            return
         if t is list and name not in self._untracked:
             value = TList(value)
         elif t is dict:
@@ -172,6 +225,9 @@ class CardInstance(Tracked):
     note: str = ""
     """A note written on the card by hand."""
 
+    _structural = frozenset({"id", "key", "owner", "controller", "zone", "attached_to", "attachments",
+                             "duplicates", "facedown"})
+
 
 @dataclass
 class Player(Tracked):
@@ -194,6 +250,9 @@ class Player(Tracked):
     limited_played: bool = False
     challenges_made: list[str] = field(default_factory=list)
     eliminated: bool = False
+
+    _structural = frozenset({"name", "house", "hand", "discard", "dead", "in_play", "played", "revealed_plot",
+                             "house_card", "agenda", "eliminated"})
 
     def pile(self, zone: str) -> list[int]:
         return getattr(self, zone)
@@ -226,6 +285,8 @@ class Effect(Tracked):
     value: Any
     until: str         # challenge, phase, round, game
     source: int | None = None
+
+    _structural = frozenset({"target", "stat", "value", "until", "source"})
 
 
 @dataclass
@@ -282,6 +343,7 @@ class GameState(Tracked):
     the order the switches happened (``plot_holder``)."""
 
     _untracked = frozenset({"log", "windows"})
+    _structural = frozenset({"players", "cards", "phase", "effects", "granted"})
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)

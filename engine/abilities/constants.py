@@ -10,7 +10,7 @@ from engine.abilities.model import Ability, Ctx
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
-from engine.state import Version
+from engine.state import Version, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -50,7 +50,16 @@ def _constant_keys(g: Game) -> set[str]:
 
 
 def _constant_sources(g: Game) -> list[tuple[int, str]]:
-    """(card, controller) for every card in play whose definition has a constant ability."""
+    """(card, controller) for every card in play whose definition has a constant ability (kept while
+    the structure stays: ``state.smemo``)."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("constant_sources")
+    if found is None:
+        found = table["constant_sources"] = _find_constant_sources(g)
+    return found
+
+
+def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
     keys = _constant_keys(g)
     return [(cid, c.controller) for cid, c in g.state.cards.items()
             if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
@@ -122,7 +131,10 @@ def constant_map(g: Game) -> dict[int, list[dict]]:
                      for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
     finally:
         g.__dict__["_in_constants"] = False
-    cached = (key, fp, _settle_constants(g, constants))
+    settled = _settle_constants(g, constants)
+    if cached is not None and settled == cached[2]:
+        settled = cached[2]  # the same map as before (most changes): values cached against it stay
+    cached = (key, fp, settled)
     g.__dict__["_constant_cache"] = cached
     return cached[2]
 
@@ -171,9 +183,10 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
         return mods_of(current)
     seen = [current]
     for _ in range(16):
-        following = active_with(mods_of(current))
+        view = mods_of(current)  # what ``current`` applies: the answer, once it holds still
+        following = active_with(view)
         if following == current:
-            return mods_of(current)
+            return view
         if following in seen:  # an endless loop: ignore every constant that flips in it
             cycle = seen[seen.index(following):]
             flipping = frozenset().union(*cycle) - frozenset.intersection(*cycle)

@@ -171,13 +171,16 @@ def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
 
 
 def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0,
-                        influence: bool = True) -> str | None:
-    """COS-13: phase labels, conditions, limits and payable costs (without targets)."""
+                        influence: bool = True, why: bool = True) -> str | None:
+    """COS-13: phase labels, conditions, limits and payable costs (without targets). ``why=False``:
+    a failed play restriction is not explained (whoever asks only wants to know if there is one)."""
     st = g.state
     title = g.name(cid)
     if ab.phase and ab.phase != "any" and ab.kind == "action" and st.phase != ab.phase:
         return f"{title} can be used only in the {ab.phase} phase (RND-05)"
     if not condition_holds(g, ab.condition, ctx):
+        if not why:
+            return f"{title}: its play restriction is not met now (COS-13)"
         failed = next((k for k, v in ab.condition.items() if not condition_holds(g, {k: v}, ctx)), None)
         why = f" ({failed}: {ab.condition[failed]}: {REGISTRY['condition'][failed].doc})" \
             if failed in REGISTRY["condition"] else ""

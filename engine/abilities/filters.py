@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
-from engine.state import memo
+from engine.state import smemo
 from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
                                        Words, filter_key)
 
@@ -224,7 +224,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
 
 def cards_in_play(g: Game) -> list[int]:
     """Face-up cards in play with their attachments, seat order (cached per state version)."""
-    table = memo(g.__dict__)
+    table = smemo(g.__dict__, g.state)
     found = table.get("cards_in_play")
     if found is None:
         found = table["cards_in_play"] = _cards_in_play(g)
@@ -235,7 +235,7 @@ def in_play_of_type(g: Game, want) -> list[int]:
     """``cards_in_play`` of the current type(s) ``want`` (the ``type`` filter's test), in the same
     order: an index per state version, so a filter for characters does not walk the locations."""
     key = ("in_play_of_type", want if isinstance(want, str) else tuple(want))
-    table = memo(g.__dict__)
+    table = smemo(g.__dict__, g.state)
     found = table.get(key)
     if found is None:
         types = _listed(want)
@@ -245,7 +245,7 @@ def in_play_of_type(g: Game, want) -> list[int]:
 
 def in_play_named(g: Game, name: str) -> list[int]:
     """``cards_in_play`` with this title (the ``name`` filter's test), in the same order."""
-    table = memo(g.__dict__)
+    table = smemo(g.__dict__, g.state)
     index = table.get("in_play_by_name")
     if index is None:
         index = table["in_play_by_name"] = {}

@@ -23,7 +23,7 @@ from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.sources import abilities, ability_sources, text_modifiers_exist, usable_here
 from engine.decisions import Refused
-from engine.state import memo
+from engine.state import memo, smemo
 from engine.uniqueness import entry_problem
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
             gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
         for i, gt in gates:
             ctx.gate = gt
-            if restriction_problem(g, player, cid, ab, ctx) is None and \
+            if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
                     toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
                 if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
                     continue
@@ -132,22 +132,55 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
     """(card, ability) pairs ``player`` could use in ``step`` (``action``, ``save_cancel``,
     ``response``) as the table stands, before gates, costs and targets: an index kept per state
     version, so an opportunity nobody can answer costs a lookup."""
-    table = memo(g.__dict__)
+    table = _table(g)
     key = ("step_abilities", player, step)
     found = table.get(key)
     if found is None:
         kind = "action" if step == "action" else "response"
+        found = _kind_abilities(g, table, player, kind)
+        if step != "action":  # save/cancel (step 2) and other responses (step 5) share one list
+            saves = step == "save_cancel"
+            found = [(cid, ab) for cid, ab in found if ab.is_save_or_cancel == saves]
+        table[key] = found
+    return found
+
+
+def _table(g: Game) -> dict:
+    """Where the step indexes are kept: with the values that read the structure and the constants in
+    force (``Game.constant_table``), or per version while constants are being settled. When no card
+    of the game can blank a text box or grant abilities, they read the structure alone."""
+    d = g.__dict__
+    if "_constant_override" in d or d.get("_in_constants"):
+        return memo(d)
+    if not text_modifiers_exist(g):
+        return smemo(d, g.state)
+    return g.constant_table()
+
+
+def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[int, Ability]]:
+    """(card, ability) pairs of ``kind`` that ``player`` could use now, in ``table`` (this version's)."""
+    key = ("kind_abilities", player, kind)
+    found = table.get(key)
+    if found is None:
         printed = _keys_with(g, kind)
         cards = g.state.cards
-        if text_modifiers_exist(g) and _constant_keys(g):  # abilities gained from constants (EFF-03)
-            gainers = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
-        else:
-            gainers = ()
+        gainers = _gainers(g, table)
         found = table[key] = [(cid, ab) for cid in ability_sources(g, player)
                               if cards[cid].key in printed or cid in gainers
                               for ab in abilities(g, cid)
-                              if ab.kind == kind and usable_here(g, player, cid, ab)
-                              and (step == "action" or ab.is_save_or_cancel == (step == "save_cancel"))]
+                              if ab.kind == kind and usable_here(g, player, cid, ab)]
+    return found
+
+
+def _gainers(g: Game, table: dict):
+    """Cards that gain abilities from constants now (EFF-03), kept in ``table`` (this version's)."""
+    found = table.get("gainers")
+    if found is None:
+        if text_modifiers_exist(g) and _constant_keys(g):
+            found = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
+        else:
+            found = ()
+        table["gainers"] = found
     return found
 
 
@@ -349,8 +382,15 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
 def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
     """Passive abilities that new gates trigger (TIM-11: passives are mandatory)."""
     out = []
+    if not gates:
+        return out
+    printed = _keys_with(g, "passive")  # only cards with a printed passive, or gaining abilities
+    gainers = _gainers(g, _table(g))
+    cards = g.state.cards
     for p in g.state.players:
         for cid in ability_sources(g, p.name):
+            if cards[cid].key not in printed and cid not in gainers:
+                continue
             for ab in abilities(g, cid):
                 if ab.kind != "passive" or not usable_here(g, p.name, cid, ab):
                     continue

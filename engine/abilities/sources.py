@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
 from engine.abilities.parse import parse_abilities
-from engine.state import memo
+from engine.state import memo, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -29,7 +29,7 @@ def abilities(g: Game, cid: int) -> list[Ability]:
         return printed
     if "_constant_override" in gd:
         return _current(g, cid, printed)
-    table = memo(gd)
+    table = g.constant_table()
     key = ("abilities", cid)
     found = table.get(key)
     if found is None:
@@ -73,7 +73,7 @@ def _gained(g: Game, mods: list[dict], start: int) -> list[Ability]:
 def ability_sources(g: Game, player: str) -> list[int]:
     """Cards whose abilities ``player`` may use: in play (moribund too, MOR-02), his House card,
     agenda and revealed plot, and events in his hand (cached per state version)."""
-    table = memo(g.__dict__)
+    table = smemo(g.__dict__, g.state)  # structure only: kept while no card moves
     key = ("ability_sources", player)
     found = table.get(key)
     if found is None:

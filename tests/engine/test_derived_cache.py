@@ -13,7 +13,7 @@ from engine.builder import new_game, practice_game
 from engine.decisions import GameOver
 from engine.game import Options
 from engine.players import RandomPlayer
-from engine.state import CardInstance, Effect, GameState, Player, Version
+from engine.state import CardInstance, Effect, GameState, Player, TList, Version
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo")
@@ -114,11 +114,47 @@ def test_every_kind_of_change_moves_the_state_version():
         change()
         assert Version.n > before, change
     p.hand = [7]
-    assert type(p.hand).__name__ == "TList"  # assigned lists are tracked too
+    assert isinstance(p.hand, TList)  # assigned lists are tracked too
     before = Version.n
     p.hand.append(8)
     c.kneeling = True  # already kneeling: nothing changed
     assert Version.n == before + 1
+
+
+def test_the_structure_version_moves_with_the_structure_only():
+    """``Version.s`` (what zones, types, abilities and the index of cards in play are cached
+    against) moves when a card moves or changes, and stays put when only kneeling, power, gold,
+    counters or the challenge change."""
+    c = CardInstance(1, "k", "a", "a", "hand")
+    p = Player("a", "stark")
+    st = GameState([p], {1: c})
+    moves = [
+        lambda: setattr(c, "zone", "in_play"), lambda: setattr(c, "controller", "b"),
+        lambda: setattr(c, "facedown", True), lambda: setattr(c, "attached_to", 3), lambda: c.attachments.append(5),
+        lambda: c.duplicates.append(6), lambda: p.hand.insert(0, 1), lambda: p.hand.remove(1),
+        lambda: p.in_play.append(1), lambda: p.dead.append(2), lambda: p.discard.extend([3]),
+        lambda: setattr(p, "revealed_plot", 4), lambda: setattr(p, "house_card", 9), lambda: st.cards.__setitem__(2, c),
+        lambda: st.effects.append(Effect(1, "strength", 1, "phase")), lambda: setattr(st.effects[0], "value", 2),
+        lambda: st.granted.append({"card": 1, "ability": 1, "player": "a", "until": "phase"}),
+        lambda: setattr(st, "phase", "plot"),
+    ]
+    for change in moves:
+        before = Version.s
+        change()
+        assert Version.s > before, change
+    p.hand = [7]
+    before = Version.s
+    p.hand.append(8)
+    assert Version.s == before + 1  # an assigned list of the structure is a structure list too
+    stays = [
+        lambda: setattr(c, "kneeling", True), lambda: setattr(c, "power", 2), lambda: setattr(p, "gold", 5),
+        lambda: p.deck.append(3), lambda: st.counters.__setitem__("x", 1), lambda: setattr(st, "round", 2),
+        lambda: c.tokens.update(gold=2), lambda: setattr(c, "moribund", "dead"),
+    ]
+    for change in stays:
+        before_n, before_s = Version.n, Version.s
+        change()
+        assert Version.n > before_n and Version.s == before_s, change
 
 
 def test_copies_and_saves_keep_tracking():
