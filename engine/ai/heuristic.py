@@ -384,6 +384,9 @@ class HeuristicPlayer:
                 continue
             words = set()
             for ab in triggers.abilities(g, cid):
+                chosen = self.chosen_polarity(tuple(ab.effect) + tuple(ab.then))
+                if chosen:
+                    return chosen
                 for e in tuple(ab.effect) + tuple(ab.then):
                     if isinstance(e, dict):
                         words |= set(e)
@@ -393,6 +396,28 @@ class HeuristicPlayer:
                 return 1
         if any(w in low for w in ("kill", "discard", "kneel", "return")):
             return -1
+        return 0
+
+    @staticmethod
+    def chosen_polarity(effects: tuple) -> int:
+        """For a ``chooses`` effect: +1 when being chosen spares a card (Wildfire Assault kills the
+        unchosen ones) or helps it, -1 when the effects after it harm the chosen cards (Rule by Decree
+        discards them), 0 without a ``chooses``."""
+        harm = set(judge.HARM) | {"discard_cards", "discard_power"}
+        for i, e in enumerate(effects):
+            if not (isinstance(e, dict) and "chooses" in e):
+                continue
+            for later in effects[i + 1:]:
+                if not isinstance(later, dict):
+                    continue
+                for word, arg in later.items():
+                    if arg == "unchosen" and word in harm:
+                        return 1
+                    if arg == "chosen":
+                        if word in harm or word == "modify":
+                            return -1
+                        if word in judge.HELP:
+                            return 1
         return 0
 
     def on_choose(self, g: Game, d: Decision) -> list[dict]:
