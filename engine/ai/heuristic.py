@@ -193,8 +193,12 @@ class HeuristicPlayer:
         return scored
 
     def on_first_player(self, g: Game, d: Decision) -> list[dict]:
-        self.say(f"{d.player} goes first: first to marshal and to challenge")
-        return sorted(d.options, key=lambda o: o["first_player"] != d.player)
+        """The opponent goes first: his attackers kneel before ours are declared (fewer defenders against
+        us), and our characters stand to defend while he attacks."""
+        others = [o for o in d.options if o["first_player"] != d.player]
+        first = self.leader(g, d.player, [o["first_player"] for o in others]) if others else d.player
+        self.say(f"{d.player} lets {first} go first: it challenges after his attackers have knelt")
+        return sorted(d.options, key=lambda o: o["first_player"] != first)
 
     # -- actions: marshalling and triggered abilities ---------------------------------------------------
     def gold_reserve(self, g: Game, me: str) -> int:
