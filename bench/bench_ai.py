@@ -8,8 +8,8 @@ on each deck set, with the sides swapped every other game (seat and deck): the p
 (Stark vs Lannister), and, when the community card data is present, the Core Set decks of
 ``bench/bench_lcg_games.py`` (Stark vs Lannister, Baratheon vs Greyjoy, Targaryen vs Martell, one
 matchup per game in turn), shaped as real decks (``DECK_SHAPE``: 28 characters, 10 locations, 8
-attachments, 14 events; ``--raw-core``: as the engine's tests build them, ability titles first). It prints, per pair and deck set, the first level's wins, games, win rate and
-its 95% interval (Wilson), and after all the games the blunders per game of each level (counted by
+attachments, 14 events; ``--raw-core``: as the engine's tests build them, ability titles first).
+It prints, per pair and deck set, the first level's wins, games, win rate and its 95% interval (Wilson), and after all the games the blunders per game of each level (counted by
 ``engine.ai.blunders``, which does not know how the players decide) and the time per decision (median,
 p99). A game that reaches 60 rounds without a winner counts as a stall (half a win each).
 """
