@@ -7,8 +7,9 @@ For each pair of levels (default: heuristic vs random, strong vs heuristic) it p
 on each deck set, with the sides swapped every other game (seat and deck): the practice decks
 (Stark vs Lannister), and, when the community card data is present, the Core Set decks of
 ``bench/bench_lcg_games.py`` (Stark vs Lannister, Baratheon vs Greyjoy, Targaryen vs Martell, one
-matchup per game in turn). It prints, per pair and deck set, the first level's wins, games, win rate and
-its 95% interval (Wilson), and after all the games the blunders per game of each level (counted by
+matchup per game in turn), shaped as real decks (``DECK_SHAPE``: 28 characters, 10 locations, 8
+attachments, 14 events; ``--raw-core``: as the engine's tests build them, ability titles first).
+It prints, per pair and deck set, the first level's wins, games, win rate and its 95% interval (Wilson), and after all the games the blunders per game of each level (counted by
 ``engine.ai.blunders``, which does not know how the players decide) and the time per decision (median,
 p99). A game that reaches 60 rounds without a winner counts as a stall (half a win each).
 """
@@ -65,22 +66,25 @@ def practice(seed: int, names) -> Game:
     return new_game({names[0]: stark, names[1]: lannister}, seed=seed, options=Options(prompt_all=False))
 
 
-def core(pool, seed: int, names) -> Game:
-    from bench.bench_lcg_games import matchup_decks
+def core(pool, seed: int, names, raw: bool = False) -> Game:
+    """A Core Set game; the decks shaped as real decks are (``DECK_SHAPE``: 28 characters), or, with
+    ``raw``, as ``bench_lcg_games`` builds them for the engine's tests (titles with ability data first,
+    whatever their type: some decks hold 15 characters and 39 events)."""
+    from bench.bench_lcg_games import DECK_SHAPE, matchup_decks
     houses = CORE_MATCHUPS[seed % len(CORE_MATCHUPS)]
-    return new_game(matchup_decks(pool, houses, seed, names=tuple(names)), seed=seed,
-                    options=Options(prompt_all=False))
+    return new_game(matchup_decks(pool, houses, seed, names=tuple(names), shape=None if raw else DECK_SHAPE),
+                    seed=seed, options=Options(prompt_all=False))
 
 
 def run_pair(a: str, b: str, deckset: str, games: int, seed0: int, budget: float, pool, blunders: Blunders,
-             per_game: Counter, timings: dict) -> tuple[float, int]:
+             per_game: Counter, timings: dict, raw: bool = False) -> tuple[float, int]:
     wins = 0.0
     for i in range(games):
         seed = seed0 + i
         swap = i % 2 == 1
         names = ("north", "south")
         levels = {names[0]: b if swap else a, names[1]: a if swap else b}
-        game = practice(seed, names) if deckset == "practice" else core(pool, seed, names)
+        game = practice(seed, names) if deckset == "practice" else core(pool, seed, names, raw)
         watch(game, blunders, {n: levels[n] for n in names})
         players = {n: make_player(levels[n], seed * 10 + k, budget=budget) for k, n in enumerate(names)}
         winner = play_game(game, players, timings=timings)
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", default="heuristic:random,strong:heuristic")
     ap.add_argument("--json", default=str(DEFAULT_JSON), help="the community LCG card data")
     ap.add_argument("--no-core", action="store_true", help="practice decks only")
+    ap.add_argument("--raw-core", action="store_true",
+                    help="Core Set decks as bench_lcg_games builds them (ability titles first, few characters)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print examples of the blunders")
     args = ap.parse_args(argv)
     pairs = [tuple(level_name(x) for x in p.split(":")) for p in args.pairs.split(",") if p]
@@ -121,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in pairs:
         total_w, total_n = 0.0, 0
         for ds in decksets:
-            w, n = run_pair(a, b, ds, args.games, args.seed, args.budget, pool, blunders, per_game, timings)
+            w, n = run_pair(a, b, ds, args.games, args.seed, args.budget, pool, blunders, per_game, timings,
+                            raw=args.raw_core)
             lo, hi = wilson(w, n)
             total_w += w
             total_n += n

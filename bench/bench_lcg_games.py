@@ -60,7 +60,12 @@ def _fits(card: CardDef, house: str) -> bool:
     return (not card.house or house in card.house) and card.deck_allows(house)
 
 
-def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by_hand_first: bool = False) -> Deck:
+DECK_SHAPE = {"character": 28, "location": 10, "attachment": 8, "event": 14}
+"""The card types of a typical 60-card joust deck (``core_deck(..., shape=DECK_SHAPE)``): about half characters."""
+
+
+def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by_hand_first: bool = False,
+              shape: dict[str, int] | None = None) -> Deck:
     """A legal deck for ``house`` from ``set_name`` cards only, chosen from ``seed``.
 
     Its House card (when the set has one), 7 plots with distinct titles, and exactly 60
@@ -70,7 +75,9 @@ def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by
     ``deck_limit``, and 2 when a chosen card imposes ``max-2-copies`` (DCK-06); at most one
     title of the joust restricted list (DCK-07), so the deck is tournament-legal too
     unless a card is banned or promotional. Deterministic: same pool, House and seed,
-    same deck.
+    same deck. ``shape`` (card type -> count, e.g. ``DECK_SHAPE``) fills the deck type by type
+    to those counts (in the same order of titles), then tops it up to 60 with any type: without it
+    a deck may hold 15 characters and 39 events, with it about as many characters as a real deck.
     """
     rng = random.Random(f"{set_name}/{house}/{seed}")
     in_set = [c for c in pool if c.set == set_name]
@@ -106,18 +113,25 @@ def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by
     counts = [0] * len(chosen)
     # First pass: every copy allowed of a title with abilities, 1..limit copies of the
     # others; then top up to the limits in the same order until the deck has 60 cards.
-    for i, (card, limit) in enumerate(chosen):
-        if len(cards) >= MIN_HOUSE_DECK:
-            break
-        k = min(limit if card.abilities else rng.randint(1, limit), MIN_HOUSE_DECK - len(cards))
-        counts[i] = k
-        cards.extend([card] * k)
-    for i, (card, limit) in enumerate(chosen):
-        if len(cards) >= MIN_HOUSE_DECK:
-            break
-        k = min(limit - counts[i], MIN_HOUSE_DECK - len(cards))
-        counts[i] += k
-        cards.extend([card] * k)
+    # With a ``shape``, the two passes run per card type up to its count first.
+    quotas = [(t, n) for t, n in (shape or {}).items()] + [(None, MIN_HOUSE_DECK)]
+    for ctype, quota in quotas:
+        of_type = [i for i, (card, _) in enumerate(chosen) if ctype is None or card.type == ctype]
+        target = min(MIN_HOUSE_DECK, len(cards) + quota) if ctype is not None else MIN_HOUSE_DECK
+        for i in of_type:
+            if len(cards) >= target or counts[i]:
+                continue
+            card, limit = chosen[i]
+            k = min(limit if card.abilities else rng.randint(1, limit), target - len(cards))
+            counts[i] = k
+            cards.extend([card] * k)
+        for i in of_type:
+            if len(cards) >= target:
+                break
+            card, limit = chosen[i]
+            k = min(limit - counts[i], target - len(cards))
+            counts[i] += k
+            cards.extend([card] * k)
     if len(cards) < MIN_HOUSE_DECK:
         raise ValueError(f"{set_name} has only {len(cards)} House-deck cards a {house} deck may use")
     rng.shuffle(cards)
@@ -126,9 +140,11 @@ def core_deck(pool: CardPool, house: str, seed: int, *, set_name: str = CORE, by
 
 
 def matchup_decks(pool: CardPool, houses: tuple[str, ...], seed: int,
-                  names: tuple[str, ...] = ("alice", "bob"), by_hand_first: bool = False) -> dict[str, Deck]:
+                  names: tuple[str, ...] = ("alice", "bob"), by_hand_first: bool = False,
+                  shape: dict[str, int] | None = None) -> dict[str, Deck]:
     """One ``core_deck`` per player, seat order as given."""
-    return {name: core_deck(pool, house, seed, by_hand_first=by_hand_first) for name, house in zip(names, houses)}
+    return {name: core_deck(pool, house, seed, by_hand_first=by_hand_first, shape=shape)
+            for name, house in zip(names, houses)}
 
 
 def lcg_game(pool: CardPool, houses: tuple[str, ...], seed: int, *, prompt_all: bool = False,

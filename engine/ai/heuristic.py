@@ -193,8 +193,12 @@ class HeuristicPlayer:
         return scored
 
     def on_first_player(self, g: Game, d: Decision) -> list[dict]:
-        self.say(f"{d.player} goes first: first to marshal and to challenge")
-        return sorted(d.options, key=lambda o: o["first_player"] != d.player)
+        """The opponent goes first: his attackers kneel before ours are declared (fewer defenders against
+        us), and our characters stand to defend while he attacks."""
+        others = [o for o in d.options if o["first_player"] != d.player]
+        first = self.leader(g, d.player, [o["first_player"] for o in others]) if others else d.player
+        self.say(f"{d.player} lets {first} go first: it challenges after his attackers have knelt")
+        return sorted(d.options, key=lambda o: o["first_player"] != first)
 
     # -- actions: marshalling and triggered abilities ---------------------------------------------------
     def gold_reserve(self, g: Game, me: str) -> int:
@@ -384,6 +388,9 @@ class HeuristicPlayer:
                 continue
             words = set()
             for ab in triggers.abilities(g, cid):
+                chosen = self.chosen_polarity(tuple(ab.effect) + tuple(ab.then))
+                if chosen:
+                    return chosen
                 for e in tuple(ab.effect) + tuple(ab.then):
                     if isinstance(e, dict):
                         words |= set(e)
@@ -393,6 +400,28 @@ class HeuristicPlayer:
                 return 1
         if any(w in low for w in ("kill", "discard", "kneel", "return")):
             return -1
+        return 0
+
+    @staticmethod
+    def chosen_polarity(effects: tuple) -> int:
+        """For a ``chooses`` effect: +1 when being chosen spares a card (Wildfire Assault kills the
+        unchosen ones) or helps it, -1 when the effects after it harm the chosen cards (Rule by Decree
+        discards them), 0 without a ``chooses``."""
+        harm = set(judge.HARM) | {"discard_cards", "discard_power"}
+        for i, e in enumerate(effects):
+            if not (isinstance(e, dict) and "chooses" in e):
+                continue
+            for later in effects[i + 1:]:
+                if not isinstance(later, dict):
+                    continue
+                for word, arg in later.items():
+                    if arg == "unchosen" and word in harm:
+                        return 1
+                    if arg == "chosen":
+                        if word in harm or word == "modify":
+                            return -1
+                        if word in judge.HELP:
+                            return 1
         return 0
 
     def on_choose(self, g: Game, d: Decision) -> list[dict]:

@@ -85,6 +85,8 @@ def _chooses_score(g: Game, me: str, e: dict, rest: tuple, ctx: Ctx) -> float:
     arg = e.get("chooses")
     if not isinstance(arg, dict) or e.get("among", "own") != "own":
         return 0.0
+    if "keep" in e or any(isinstance(x, dict) and "unchosen" in x.values() for x in rest):
+        return _keep_score(g, me, e, arg, rest, ctx)
     chosen: list = []
     for chooser in _selected(g, e.get("by", "you"), ctx):
         if not isinstance(chooser, str):
@@ -105,6 +107,30 @@ def _chooses_score(g: Game, me: str, e: dict, rest: tuple, ctx: Ctx) -> float:
         chosen.append(best[1])
     ctx.chosen = chosen
     return _effects_score(g, me, rest, ctx) if chosen else 0.0
+
+
+def _keep_score(g: Game, me: str, e: dict, arg: dict, rest: tuple, ctx: Ctx) -> float:
+    """A ``chooses`` that keeps cards (``keep: N``, or the later effects act on ``unchosen``): each chooser
+    keeps his most valuable cards; the later effects judged on what is chosen and what is not."""
+    chosen: list = []
+    unchosen: list = []
+    for chooser in _selected(g, e.get("by", "you"), ctx):
+        if not isinstance(chooser, str):
+            continue
+        try:
+            cands = [c for c in candidates(g, dict(arg), Ctx(ctx.source, chooser, ctx.ability))
+                     if c not in chosen and c not in unchosen]
+        except Exception:  # noqa: BLE001 - a filter the view cannot read
+            continue
+        order = sorted(cands, key=lambda c: -card_value(g, c))
+        if "keep" in e:  # all but ``keep`` are chosen: the least valuable
+            chosen += order[int(e["keep"]):]
+        else:  # ``count`` chosen (kept), the rest unchosen
+            n = int(e.get("count", 1))
+            chosen += order[:n]
+            unchosen += order[n:]
+    ctx.chosen, ctx.unchosen = chosen, unchosen
+    return _effects_score(g, me, rest, ctx)
 
 
 def _effects_score(g: Game, me: str, effects: tuple, ctx: Ctx) -> float:

@@ -204,3 +204,24 @@ def test_determinized_rollouts_read_only_the_view():
               for o in ({"pass": True},)]
     assert all(isinstance(v, float) for v in values)
     assert (len(g.history), g.state.to_dict()) == before
+
+
+def test_chooses_polarity_reads_what_follows_the_choice():
+    """Wildfire Assault kills the unchosen (choosing saves: keep the best), Rule by Decree discards the
+    chosen and Condemned by the Realm kills them (choosing hurts: pick the least), read from our ability data."""
+    from pathlib import Path
+
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).resolve().parents[2] / "cards" / "abilities" /
+                           "core-plots-events-attachments.yaml").read_text(encoding="utf-8"))
+    cards = data.get("cards", data)
+
+    def effects(key):
+        ab = cards[key]["abilities"][0]
+        return tuple(ab["effect"]) + tuple(ab.get("then") or ())
+
+    assert HeuristicPlayer.chosen_polarity(effects("core_191")) == 1   # Wildfire Assault
+    assert HeuristicPlayer.chosen_polarity(effects("core_206")) == -1  # Rule by Decree
+    assert HeuristicPlayer.chosen_polarity(effects("core_202")) == -1  # Condemned by the Realm
+    assert HeuristicPlayer.chosen_polarity(({"draw": 1},)) == 0
