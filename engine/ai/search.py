@@ -19,7 +19,7 @@ Everything is deterministic for a given seed and view.
 """
 from __future__ import annotations
 
-import copy
+import pickle
 import random
 import time
 
@@ -38,7 +38,7 @@ PLOT_ZONES = ("used_plots", "revealed_plot", "plot_deck")
 def determinize(view_state: GameState, me: str, rng: random.Random) -> GameState:
     """A full state sampled from ``view_state`` (a seat's view): every hidden card gets a key drawn from
     the keys the seat has seen of its owner (plots from plots, other cards from other cards)."""
-    st = GameState.from_dict(copy.deepcopy(view_state.to_dict()))
+    st = GameState.from_dict(pickle.loads(pickle.dumps(view_state.to_dict(), pickle.HIGHEST_PROTOCOL)))
     seen_plots: dict[str, list[str]] = {}
     seen_cards: dict[str, list[str]] = {}
     for c in st.cards.values():
@@ -109,8 +109,28 @@ def resume_challenges(g: Game):
     yield from flow.play(g, "dominance")
 
 
+def rewind_declaration(st: GameState) -> list[tuple[str, str, dict]]:
+    """At a defence: undo the declaration of the challenge in progress on a sample (its attackers stand
+    again, its type is not used) so that ``resume_challenges`` can declare it again. Returns the answers
+    that declare it as it was declared: (player, decision kind, answer)."""
+    ch = st.challenge
+    for c in ch.attackers:
+        if c in st.cards:
+            st.cards[c].kneeling = False
+    made = st.player(ch.attacker).challenges_made
+    if ch.type in made:
+        del made[len(made) - 1 - made[::-1].index(ch.type)]
+    st.active_player = ch.attacker
+    st.challenge = None
+    forced = [(ch.attacker, "challenge", {"challenge": ch.type, "against": ch.defender,
+                                           "attackers": list(ch.attackers)})]
+    if ch.stealth:
+        forced.append((ch.attacker, "stealth", {"stealth": dict(ch.stealth)}))
+    return forced
+
+
 def _sampled_game(st: GameState, pool, options, phase: str) -> Game:
-    if phase != "challenges":
+    if phase not in ("challenges", "defend"):
         return Game(st, pool, options, start_phase=phase)
     g = Game.__new__(Game)
     g.state, g.pool, g.options, g.setup_spec = st, pool, options, None
@@ -141,9 +161,16 @@ def evaluate(g: Game, me: str) -> float:
 def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random.Random,
             max_decisions: int = 120, deadline: float | None = None) -> float | None:
     """One sample: start ``phase`` over on a determinization of the view, give ``answer_mine`` at the
-    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run."""
+    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run.
+    ``phase`` "defend": the challenge being defended is declared again (``rewind_declaration``) and the
+    rest of the challenges phase is played from there."""
     st = determinize(game_view.state, me, rng)
     start_round = st.round
+    forced: list[tuple[str, str, dict]] = []
+    if phase == "defend":
+        if st.challenge is None or st.challenge.ended:
+            return None
+        forced = rewind_declaration(st)
     try:
         g = _sampled_game(st, ViewPool(game_view.pool.pool if isinstance(game_view.pool, ViewPool)
                                        else game_view.pool), game_view.options, phase)
@@ -160,6 +187,13 @@ def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 break
+            if forced and d.player == forced[0][0] and d.kind == forced[0][1]:
+                _, _, ans = forced.pop(0)
+                try:
+                    g.answer(d.player, ans)
+                    continue
+                except Refused:
+                    return None
             if first and d.player == me and (kind is None or d.kind == kind):
                 first = False
                 try:
