@@ -109,6 +109,37 @@ def resume_challenges(g: Game):
     yield from flow.play(g, "dominance")
 
 
+def resume_marshalling(g: Game):
+    """The rest of the marshalling phase from an action of the active player (the loop of
+    ``engine.flow.marshalling_phase`` without starting the phase over), then the game on."""
+    st = g.state
+    names = st.clockwise_from(g.first_player)
+    start = names.index(st.active_player) if st.active_player in names else 0
+    for i, name in enumerate(names[start:]):
+        if g.player(name).eliminated:
+            continue
+        st.active_player = name
+        if i > 0:
+            def count_income(g: Game, ev, name: str = name):
+                income = g.income(name)  # MAR-02
+                g.player(name).gold += income
+                g.log(f"{name} collects {income} gold")
+                return
+                yield
+
+            yield from flow.framework_window(g, f"{name} becomes active and counts income",
+                                             [flow.Event("count income", execute=count_income)])
+        yield from flow.player_actions(g)
+        yield from flow.framework_window(g, f"{name} has no more gold actions",
+                                         [flow.Event("next player becomes active")])
+    st.active_player = None
+    if st.ruleset == "ccg-winter":  # MAR-09 (W)
+        for p in st.players:
+            p.gold = 0
+    yield from flow.end_phase(g, "marshalling")
+    yield from flow.play(g, "challenges")
+
+
 def rewind_declaration(st: GameState) -> list[tuple[str, str, dict]]:
     """At a defence: undo the declaration of the challenge in progress on a sample (its attackers stand
     again, its type is not used) so that ``resume_challenges`` can declare it again. Returns the answers
@@ -130,12 +161,12 @@ def rewind_declaration(st: GameState) -> list[tuple[str, str, dict]]:
 
 
 def _sampled_game(st: GameState, pool, options, phase: str) -> Game:
-    if phase not in ("challenges", "defend"):
+    if phase not in ("challenges", "defend", "marshalling"):
         return Game(st, pool, options, start_phase=phase)
     g = Game.__new__(Game)
     g.state, g.pool, g.options, g.setup_spec = st, pool, options, None
     g.history, g.pending, g.result, g.warnings, g.conceded = [], None, None, [], []
-    g._flow = resume_challenges(g)
+    g._flow = resume_marshalling(g) if phase == "marshalling" else resume_challenges(g)
     g._step(None)
     return g
 

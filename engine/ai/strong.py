@@ -268,7 +268,38 @@ class StrongPlayer(HeuristicPlayer):
         return [top[best]] + [o for o in top if o is not top[best]] + [{"defend": []}]
 
     # -- marshalling -----------------------------------------------------------------------------------------------
+    MARSHAL_CANDIDATES = 3
+
     def on_action(self, g: Game, d: Decision) -> list[dict]:
+        """The marshalling plan (``plan_marshalling``); in its own marshalling turn, the plan's next card,
+        the heuristic's and the next best card are tried in determinized rollouts (the rest of the
+        marshalling phase played by the heuristic, then the round to its end)."""
+        planned = self.plan_marshalling(g, d)
+        st = g.state
+        if st.phase != "marshalling" or st.active_player != d.player or st.windows \
+                or not any("marshal" in o for o in d.options):
+            return planned
+        reason = self.last_reason
+        top: list[dict] = []
+        for o in planned[:1] + HeuristicPlayer.on_action(self, g, d)[:1] + planned[1:]:
+            if len(top) >= self.MARSHAL_CANDIDATES:
+                break
+            if "marshal" in o and o not in top:
+                top.append(o)
+        self.last_reason = reason
+        if len(top) < 2:
+            return planned
+        found = self.by_rollouts(g, d, "marshalling", top)
+        if found is None:
+            return planned
+        best, n = found
+        o = top[best]
+        self.say(f"{d.player} marshals {g.name(o['marshal'])}"
+                 + (f" onto {g.name(o['attach_to'])}" if o.get("attach_to") is not None else "")
+                 + f": best of {n} sampled rounds")
+        return [o] + [x for x in planned if x is not o]
+
+    def plan_marshalling(self, g: Game, d: Decision) -> list[dict]:
         me = d.player
         marshal = [o for o in d.options if "marshal" in o]
         if not marshal:
