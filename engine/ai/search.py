@@ -1,8 +1,9 @@
 """Determinized rollouts for the strong computer player (information-set sampling over the engine).
 
 The engine's flow is a generator, so a game cannot be copied mid-phase; but a phase can be started over
-from a state (``Game(state, pool, options, start_phase=...)``). At a decision that comes at the start
-of a phase (today: the plot choice) the strong player:
+from a state (``Game(state, pool, options, start_phase=...)``) or re-entered where a loop of the flow
+stands (``resume_challenges``, ``resume_marshalling``; a defence by declaring its challenge again,
+``rewind_declaration``). At such a decision the strong player:
 
 1. takes its seat's view (``engine.ai.view.view_game``: every card it may not see is ``hidden``);
 2. **determinizes** it (``determinize``): each hidden card gets a key sampled from what the seat has

@@ -14,6 +14,10 @@
 - **Plots**: the heuristic score, with the gold the best marshalling plan needs and the claim weighed
   by how many challenges it can expect to win.
 
+- **Rollouts** (``engine.ai.search``): the plot choice, each challenge declaration, each defence and each
+  marshalling action in its own turn are decided among a few candidates (the plan's answer, the
+  heuristic's, ...) by determinized rollouts to the end of the round (``by_rollouts``).
+
 All of it reads only the seat's view (``engine.ai.view``). ``budget`` bounds each search (seconds).
 """
 from __future__ import annotations
