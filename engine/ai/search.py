@@ -1,8 +1,9 @@
 """Determinized rollouts for the strong computer player (information-set sampling over the engine).
 
 The engine's flow is a generator, so a game cannot be copied mid-phase; but a phase can be started over
-from a state (``Game(state, pool, options, start_phase=...)``). At a decision that comes at the start
-of a phase (today: the plot choice) the strong player:
+from a state (``Game(state, pool, options, start_phase=...)``) or re-entered where a loop of the flow
+stands (``resume_challenges``, ``resume_marshalling``; a defence by declaring its challenge again,
+``rewind_declaration``). At such a decision the strong player:
 
 1. takes its seat's view (``engine.ai.view.view_game``: every card it may not see is ``hidden``);
 2. **determinizes** it (``determinize``): each hidden card gets a key sampled from what the seat has
@@ -19,7 +20,7 @@ Everything is deterministic for a given seed and view.
 """
 from __future__ import annotations
 
-import copy
+import pickle
 import random
 import time
 
@@ -38,7 +39,7 @@ PLOT_ZONES = ("used_plots", "revealed_plot", "plot_deck")
 def determinize(view_state: GameState, me: str, rng: random.Random) -> GameState:
     """A full state sampled from ``view_state`` (a seat's view): every hidden card gets a key drawn from
     the keys the seat has seen of its owner (plots from plots, other cards from other cards)."""
-    st = GameState.from_dict(copy.deepcopy(view_state.to_dict()))
+    st = GameState.from_dict(pickle.loads(pickle.dumps(view_state.to_dict(), pickle.HIGHEST_PROTOCOL)))
     seen_plots: dict[str, list[str]] = {}
     seen_cards: dict[str, list[str]] = {}
     for c in st.cards.values():
@@ -109,13 +110,64 @@ def resume_challenges(g: Game):
     yield from flow.play(g, "dominance")
 
 
+def resume_marshalling(g: Game):
+    """The rest of the marshalling phase from an action of the active player (the loop of
+    ``engine.flow.marshalling_phase`` without starting the phase over), then the game on."""
+    st = g.state
+    names = st.clockwise_from(g.first_player)
+    start = names.index(st.active_player) if st.active_player in names else 0
+    for i, name in enumerate(names[start:]):
+        if g.player(name).eliminated:
+            continue
+        st.active_player = name
+        if i > 0:
+            def count_income(g: Game, ev, name: str = name):
+                income = g.income(name)  # MAR-02
+                g.player(name).gold += income
+                g.log(f"{name} collects {income} gold")
+                return
+                yield
+
+            yield from flow.framework_window(g, f"{name} becomes active and counts income",
+                                             [flow.Event("count income", execute=count_income)])
+        yield from flow.player_actions(g)
+        yield from flow.framework_window(g, f"{name} has no more gold actions",
+                                         [flow.Event("next player becomes active")])
+    st.active_player = None
+    if st.ruleset == "ccg-winter":  # MAR-09 (W)
+        for p in st.players:
+            p.gold = 0
+    yield from flow.end_phase(g, "marshalling")
+    yield from flow.play(g, "challenges")
+
+
+def rewind_declaration(st: GameState) -> list[tuple[str, str, dict]]:
+    """At a defence: undo the declaration of the challenge in progress on a sample (its attackers stand
+    again, its type is not used) so that ``resume_challenges`` can declare it again. Returns the answers
+    that declare it as it was declared: (player, decision kind, answer)."""
+    ch = st.challenge
+    for c in ch.attackers:
+        if c in st.cards:
+            st.cards[c].kneeling = False
+    made = st.player(ch.attacker).challenges_made
+    if ch.type in made:
+        del made[len(made) - 1 - made[::-1].index(ch.type)]
+    st.active_player = ch.attacker
+    st.challenge = None
+    forced = [(ch.attacker, "challenge", {"challenge": ch.type, "against": ch.defender,
+                                           "attackers": list(ch.attackers)})]
+    if ch.stealth:
+        forced.append((ch.attacker, "stealth", {"stealth": dict(ch.stealth)}))
+    return forced
+
+
 def _sampled_game(st: GameState, pool, options, phase: str) -> Game:
-    if phase != "challenges":
+    if phase not in ("challenges", "defend", "marshalling"):
         return Game(st, pool, options, start_phase=phase)
     g = Game.__new__(Game)
     g.state, g.pool, g.options, g.setup_spec = st, pool, options, None
     g.history, g.pending, g.result, g.warnings, g.conceded = [], None, None, [], []
-    g._flow = resume_challenges(g)
+    g._flow = resume_marshalling(g) if phase == "marshalling" else resume_challenges(g)
     g._step(None)
     return g
 
@@ -141,9 +193,16 @@ def evaluate(g: Game, me: str) -> float:
 def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random.Random,
             max_decisions: int = 120, deadline: float | None = None) -> float | None:
     """One sample: start ``phase`` over on a determinization of the view, give ``answer_mine`` at the
-    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run."""
+    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run.
+    ``phase`` "defend": the challenge being defended is declared again (``rewind_declaration``) and the
+    rest of the challenges phase is played from there."""
     st = determinize(game_view.state, me, rng)
     start_round = st.round
+    forced: list[tuple[str, str, dict]] = []
+    if phase == "defend":
+        if st.challenge is None or st.challenge.ended:
+            return None
+        forced = rewind_declaration(st)
     try:
         g = _sampled_game(st, ViewPool(game_view.pool.pool if isinstance(game_view.pool, ViewPool)
                                        else game_view.pool), game_view.options, phase)
@@ -160,6 +219,13 @@ def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 break
+            if forced and d.player == forced[0][0] and d.kind == forced[0][1]:
+                _, _, ans = forced.pop(0)
+                try:
+                    g.answer(d.player, ans)
+                    continue
+                except Refused:
+                    return None
             if first and d.player == me and (kind is None or d.kind == kind):
                 first = False
                 try:

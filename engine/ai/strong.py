@@ -14,6 +14,10 @@
 - **Plots**: the heuristic score, with the gold the best marshalling plan needs and the claim weighed
   by how many challenges it can expect to win.
 
+- **Rollouts** (``engine.ai.search``): the plot choice, each challenge declaration, each defence and each
+  marshalling action in its own turn are decided among a few candidates (the plan's answer, the
+  heuristic's, ...) by determinized rollouts to the end of the round (``by_rollouts``).
+
 All of it reads only the seat's view (``engine.ai.view``). ``budget`` bounds each search (seconds).
 """
 from __future__ import annotations
@@ -229,6 +233,10 @@ class StrongPlayer(HeuristicPlayer):
             if best is None or cost < best[0]:
                 best = (cost, picks)
         cost, picks = best
+        ranked = [picks] + [o for o in options if o != picks]
+        searched = self.defence_by_rollouts(g, d, ranked)
+        if searched is not None:
+            return searched
         if picks:
             won = self.str_of(g, picks) > attack
             self.say(f"{me} defends with {', '.join(g.name(c) for c in picks)}: "
@@ -239,8 +247,63 @@ class StrongPlayer(HeuristicPlayer):
                      f"({attack} STR attacking)")
         return [{"defend": picks}, {"defend": []}]
 
+    def defence_by_rollouts(self, g: Game, d: Decision, ranked: list[list[int]]) -> list[dict] | None:
+        """The defences in ``ranked`` (and the heuristic's) tried in determinized rollouts: the challenge is
+        declared again on each sample and played out with each defence to the end of the round."""
+        top: list[dict] = []
+        for picks in ranked + [o.get("defend", []) for o in HeuristicPlayer.on_defend(self, g, d)[:1]]:
+            o = {"defend": sorted(picks)}
+            if o not in top:
+                top.append(o)
+        if len(top) < 2:
+            return None
+        found = self.by_rollouts(g, d, "defend", top)
+        if found is None:
+            return None
+        best, n = found
+        picks = top[best]["defend"]
+        ch = g.state.challenge
+        if picks:
+            self.say(f"{d.player} defends with {', '.join(g.name(c) for c in picks)} "
+                     f"({self.str_of(g, picks)} STR against {self.str_of(g, ch.attackers)}): "
+                     f"best of {n} sampled rounds")
+        else:
+            self.say(f"{d.player} lets the {ch.type} challenge through: best of {n} sampled rounds")
+        return [top[best]] + [o for o in top if o is not top[best]] + [{"defend": []}]
+
     # -- marshalling -----------------------------------------------------------------------------------------------
+    MARSHAL_CANDIDATES = 3
+
     def on_action(self, g: Game, d: Decision) -> list[dict]:
+        """The marshalling plan (``plan_marshalling``); in its own marshalling turn, the plan's next card,
+        the heuristic's and the next best card are tried in determinized rollouts (the rest of the
+        marshalling phase played by the heuristic, then the round to its end)."""
+        planned = self.plan_marshalling(g, d)
+        st = g.state
+        if st.phase != "marshalling" or st.active_player != d.player or st.windows \
+                or not any("marshal" in o for o in d.options):
+            return planned
+        reason = self.last_reason
+        top: list[dict] = []
+        for o in planned[:1] + HeuristicPlayer.on_action(self, g, d)[:1] + planned[1:]:
+            if len(top) >= self.MARSHAL_CANDIDATES:
+                break
+            if "marshal" in o and o not in top:
+                top.append(o)
+        self.last_reason = reason
+        if len(top) < 2:
+            return planned
+        found = self.by_rollouts(g, d, "marshalling", top)
+        if found is None:
+            return planned
+        best, n = found
+        o = top[best]
+        self.say(f"{d.player} marshals {g.name(o['marshal'])}"
+                 + (f" onto {g.name(o['attach_to'])}" if o.get("attach_to") is not None else "")
+                 + f": best of {n} sampled rounds")
+        return [o] + [x for x in planned if x is not o]
+
+    def plan_marshalling(self, g: Game, d: Decision) -> list[dict]:
         me = d.player
         marshal = [o for o in d.options if "marshal" in o]
         if not marshal:
@@ -291,26 +354,39 @@ class StrongPlayer(HeuristicPlayer):
     rollout_samples: int | None = None
     """Rollouts per candidate; None: from the budget (``samples``)."""
 
-    def samples(self) -> int:
-        """Rollouts per candidate: a count fixed by the budget (not by the clock, so the answer does not
-        depend on the machine's speed); the deadline only guards against a slow sample."""
+    ROLLOUTS_PER_SECOND = 16
+    """Rollouts per decision and second of budget, shared by the candidates (a rollout to the end of the
+    round costs 15-40 ms on the bench machine)."""
+
+    def samples(self, candidates: int = 1) -> int:
+        """Rollouts per candidate: a count fixed by the budget and the number of candidates (not by the
+        clock, so the answer does not depend on the machine's speed); the deadline only guards against a
+        slow machine."""
         if self.rollout_samples is not None:
             return self.rollout_samples
-        return max(1, min(8, int(self.budget * 6)))
+        return max(2, min(10, int(self.budget * self.ROLLOUTS_PER_SECOND) // max(1, candidates)))
 
     def by_rollouts(self, g: Game, d: Decision, phase: str, top: list[dict]) -> tuple[int, int] | None:
         """Try each of ``top`` in determinized rollouts (``engine.ai.search``): (index of the best, samples),
-        or None when the samples could not tell (too few ran)."""
+        or None when the samples could not tell (fewer than two complete rounds (or all of them) of samples ran before the
+        deadline; a round of samples cut short is dropped, so every candidate has the same samples)."""
         sums: dict[int, list[float]] = {i: [] for i in range(len(top))}
-        for k in range(self.samples()):
+        done, n = 0, self.samples(len(top))
+        for k in range(n):
+            row: dict[int, float] = {}
             for i, cand in enumerate(top):
                 if self.out_of_time():
-                    return None
+                    break
                 rng = random.Random(f"{self.seed}/{phase}/{len(g.state.log)}/{k}")
                 v = search.rollout(g, d.player, phase, dict(cand, _kind=d.kind), rng, deadline=self.deadline)
                 if v is not None:
-                    sums[i].append(v)
-        if any(not v for v in sums.values()):
+                    row[i] = v
+            if self.out_of_time():
+                break
+            for i, v in row.items():
+                sums[i].append(v)
+            done += 1
+        if done < min(2, n) or any(not v for v in sums.values()):
             return None
         means = {i: sum(v) / len(v) for i, v in sums.items()}
         best = max(means, key=lambda i: (means[i], -i))
