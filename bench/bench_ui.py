@@ -13,8 +13,10 @@ printed as wall time and as the main thread's CPU time (steadier on a busy machi
 
 Blocks of 500 decisions alternate between the two. A finished game is followed by a new one in the
 same window (``TableWindow.start``, as New Game does; ``--new-window``: in a new window, which shows
-what one table costs apart from anything New Game keeps of the last one). RSS is read after 1,000 and after 10,000
-decisions of table play. Cold start: a subprocess ``maester --offscreen --players 4`` from launch to
+what one table costs apart from anything New Game keeps of the last one). RSS is read at the start, after
+1,000 decisions and at a few points up to the end (10,000 by default), each time once the garbage is gone (Python's
+cycles collected, Qt's deferred deletes delivered: ``settled_rss``); the growth from 1,000 to the end is printed in
+percent (target within +-10%). The allocator is set up as ``maester`` sets it at launch (``settle_allocator``). Cold start: a subprocess ``maester --offscreen --players 4`` from launch to
 the first painted table (it saves a screenshot and exits), best and median of 3.
 
     QT_QPA_PLATFORM=offscreen python bench/bench_ui.py [--decisions 10000] [--json PATH]
@@ -39,6 +41,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.card_item import PICTURES  # noqa: E402
 from app.dialogs import GameSetup  # noqa: E402
+from app.main import settle_allocator  # noqa: E402
 from app.window import TableWindow  # noqa: E402
 from bench.bench_lcg_games import DEFAULT_JSON, TriggerPlayer, matchup_decks  # noqa: E402
 from engine.builder import new_game, practice_game  # noqa: E402
@@ -114,6 +117,7 @@ def paint(app: QApplication) -> None:
 
 
 def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dict:
+    settle_allocator()  # as maester does at launch (app/main.py)
     app = QApplication.instance() or QApplication([])
     games = Games(json_path)
     print(f"4 players, {games.kind}; computer players (TriggerPlayer); window 1600x1000, offscreen")
