@@ -606,7 +606,7 @@ PAD = 3
 """Room around a card's picture for the selection outline (the items' bounding rect has it too)."""
 MAX_CACHED_SCALE = 4.0
 """Beyond this zoom cards are painted directly (a picture per card would be large and short-lived)."""
-FACE_CACHE_BYTES = 32 * 1024 * 1024
+FACE_CACHE_BYTES = 16 * 1024 * 1024
 
 
 class CardPictures:

@@ -147,6 +147,30 @@ def platform_problem(env: dict | None = None, find=None) -> str | None:
     return None
 
 
+MMAP_THRESHOLD = 128 * 1024
+"""Allocations from this size up get their own pages, given back to the system when freed."""
+
+
+def settle_allocator() -> bool:
+    """Keep large short-lived buffers out of the C heap (glibc only; elsewhere nothing happens).
+
+    Painting allocates large transient buffers (layers, scaled images, backing stores). glibc raises its
+    mmap threshold each time such a buffer is freed, so the next ones land in the heap, where a few small
+    blocks allocated after them pin the pages: the process grew by 60-80 MB over some games of play while
+    what it used stayed flat. A fixed threshold (glibc's default, made fixed) keeps them in pages of
+    their own. Returns whether it was set."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    M_MMAP_THRESHOLD = -3
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+
+
 def main(argv: list[str] | None = None) -> int:
     from cards.files import tolerant_console
 
@@ -172,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.window import TableWindow
     from cards.errors import DataError
 
+    settle_allocator()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     if args.tutorial:
         return _tutorial(app, args)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QPushButton, QSplitter,
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QPushButton, QSplitter,
                                QVBoxLayout, QWidget)
 
 from app import session as saves
@@ -126,9 +126,7 @@ class TableWindow(QMainWindow):
             self._banner_timer.stop()
             self._banner_timer.deleteLater()
             self.banner = None
-        if self.game_over_dialog is not None:
-            self.game_over_dialog.close()
-            self.game_over_dialog = None
+        self._drop_game_over()
         if controller is None and getattr(self, "tutorial_dock", None) is not None:
             self.removeDockWidget(self.tutorial_dock)  # a new game closes the tutorial
             self.tutorial_dock.deleteLater()
@@ -254,6 +252,8 @@ class TableWindow(QMainWindow):
     def _build_prompting_menu(self) -> None:
         """Game > Stop for…: per person, when the table stops for him (``PROMPTING``)."""
         menu = self.prompting_menu
+        for sub in menu.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            sub.deleteLater()  # clear() drops the entries, not the submenus: one set per game otherwise
         menu.clear()
         self.prompting_actions: dict[tuple[str, str], QAction] = {}
         ctl = self.controller
@@ -675,9 +675,16 @@ class TableWindow(QMainWindow):
             return False
         return ctl.concede()
 
+    def _drop_game_over(self) -> None:
+        """Close the last game's dialog and delete it: closing only hides a dialog, and its widgets (a
+        backing store while it was shown) would stay with the window, one dialog per finished game."""
+        dialog, self.game_over_dialog = self.game_over_dialog, None
+        if dialog is not None:
+            dialog.close()
+            dialog.deleteLater()
+
     def show_game_over(self) -> GameOverDialog:
-        if self.game_over_dialog is not None:
-            self.game_over_dialog.close()
+        self._drop_game_over()
         if self.rounds is not None:
             self.rounds.finish(self.controller.game)
         dialog = GameOverDialog(self, self.controller.game,

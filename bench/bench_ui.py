@@ -13,8 +13,10 @@ printed as wall time and as the main thread's CPU time (steadier on a busy machi
 
 Blocks of 500 decisions alternate between the two. A finished game is followed by a new one in the
 same window (``TableWindow.start``, as New Game does; ``--new-window``: in a new window, which shows
-what one table costs apart from anything New Game keeps of the last one). RSS is read after 1,000 and after 10,000
-decisions of table play. Cold start: a subprocess ``maester --offscreen --players 4`` from launch to
+what one table costs apart from anything New Game keeps of the last one). RSS is read at the start, after
+1,000 decisions and at a few points up to the end (10,000 by default), each time once the garbage is gone (Python's
+cycles collected, Qt's deferred deletes delivered: ``settled_rss``); the growth from 1,000 to the end is printed in
+percent (target within +-10%). The allocator is set up as ``maester`` sets it at launch (``settle_allocator``). Cold start: a subprocess ``maester --offscreen --players 4`` from launch to
 the first painted table (it saves a screenshot and exits), best and median of 3.
 
     QT_QPA_PLATFORM=offscreen python bench/bench_ui.py [--decisions 10000] [--json PATH]
@@ -37,7 +39,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from app.card_item import PICTURES  # noqa: E402
 from app.dialogs import GameSetup  # noqa: E402
+from app.main import settle_allocator  # noqa: E402
 from app.window import TableWindow  # noqa: E402
 from bench.bench_lcg_games import DEFAULT_JSON, TriggerPlayer, matchup_decks  # noqa: E402
 from engine.builder import new_game, practice_game  # noqa: E402
@@ -80,6 +84,23 @@ class Games:
         return new_game(matchup_decks(self.pool, HOUSES, self.seed, names=NAMES), seed=self.seed, options=options)
 
 
+def settled_rss(app: QApplication) -> float:
+    """RSS once what is already garbage is gone: Python's cycles collected and Qt's deferred deletes
+    delivered (as a running event loop would have done by now). Nothing the table holds is dropped."""
+    import gc
+
+    paint(app)
+    gc.collect()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return rss_mb()
+
+
+def checkpoints_for(decisions: int) -> list[int]:
+    """Where RSS is read: 1,000 decisions, then a few points up to the end."""
+    points = {1000, 2000, 3000, 5000, 7500, 10_000, decisions}
+    return sorted(p for p in points if p <= decisions)
+
+
 def percentiles(samples: list[float]) -> tuple[float, float, float]:
     s = sorted(samples)
     pick = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
@@ -96,6 +117,7 @@ def paint(app: QApplication) -> None:
 
 
 def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dict:
+    settle_allocator()  # as maester does at launch (app/main.py)
     app = QApplication.instance() or QApplication([])
     games = Games(json_path)
     print(f"4 players, {games.kind}; computer players (TriggerPlayer); window 1600x1000, offscreen")
@@ -108,7 +130,8 @@ def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dic
     players = {n: TriggerPlayer(seed=i + 1) for i, n in enumerate(NAMES)}
     samples: dict[str, list[float]] = {"fixed viewer": [], "hotseat": []}
     cpu: dict[str, list[float]] = {"fixed viewer": [], "hotseat": []}
-    rss: dict[int, float] = {0: rss_mb()}
+    rss: dict[int, float] = {0: settled_rss(app)}
+    checkpoints = checkpoints_for(decisions)
     finished = 0
     for n in range(1, decisions + 1):
         ctl = window.controller
@@ -147,9 +170,10 @@ def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dic
         paint(app)
         samples[mode].append((time.perf_counter() - t0) * 1000)
         cpu[mode].append((time.thread_time() - c0) * 1000)
-        if n in (1000, decisions):
-            rss[n] = rss_mb()
-            print(f"  {n:6d} decisions: RSS {rss[n]:7.1f} MB ({finished} games finished)", flush=True)
+        if n in checkpoints:
+            rss[n] = settled_rss(app)
+            print(f"  {n:6d} decisions: RSS {rss[n]:7.1f} MB ({finished} games finished; card pictures "
+                  f"{PICTURES.bytes / 2**20:.1f} MB; {len(window.scene.items()) if hasattr(window, 'scene') else '?'} items)", flush=True)
     window.close()
     return {"samples": samples, "cpu": cpu, "rss": rss, "finished": finished}
 

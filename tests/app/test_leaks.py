@@ -353,3 +353,29 @@ def test_each_new_game_releases_the_previous_table_controller_and_game(table):
     alive = [i for i, (g, c, s) in enumerate(refs) if g() is not None or c() is not None or s() is not None]
     assert len(alive) <= 1, f"games still alive: {alive} of {len(refs)}"
     assert refs[-1][0]() is not window.controller.game
+
+
+def test_finished_games_leave_no_widgets_behind(table):
+    """Whole games to their end (the game-over dialog shown), then New Game, three times in one window:
+    the number of live widgets is the same at each new game. Before the fix every finished game left its
+    game-over dialog (23 labels, its buttons and a backing store) and its "Stop for" submenus behind."""
+    from app.gameover import GameOverDialog
+
+    window, ui = table(seed=11, computer=("Bob",))
+
+    def settled() -> int:
+        for _ in range(3):
+            QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            QApplication.processEvents()
+        return len(QApplication.allWidgets())
+
+    counts = []
+    for i in range(3):
+        window.controller.autoplay(5000, seed=i)
+        assert window.controller.result is not None and window.game_over_dialog is not None
+        window.start(window.setup)  # Game > New game
+        counts.append(settled())
+        assert window.game_over_dialog is None
+        assert not [w for w in QApplication.allWidgets() if isinstance(w, GameOverDialog)]
+        assert len(window.prompting_menu.findChildren(QMenu)) == len(window.controller.humans)
+    assert counts[0] == counts[1] == counts[2], f"live widgets at each new game: {counts}"
