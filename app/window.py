@@ -675,6 +675,11 @@ class TableWindow(QMainWindow):
             return False
         return ctl.concede()
 
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """Closing the table closes its game-over dialog too (a dialog is a window of its own)."""
+        self._drop_game_over()
+        super().closeEvent(event)
+
     def _drop_game_over(self) -> None:
         """Close the last game's dialog and delete it: closing only hides a dialog, and its widgets (a
         backing store while it was shown) would stay with the window, one dialog per finished game."""

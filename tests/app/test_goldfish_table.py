@@ -82,7 +82,9 @@ def test_a_goldfish_game_summarises_every_round(qtbot):
     marshalled = [line.split("You marshals ", 1)[1].split(" (")[0].split(" onto ")[0] for line in game.state.log
                   if "You marshals " in line]
     assert marshalled and all(any(name in r[3] for r in rows) for name in marshalled)
+    assert dialog.isVisible()
     window.close()
+    assert not dialog.isVisible()  # closing the table closes its game-over dialog
 
 
 def test_undo_rebuilds_the_round_summaries(qtbot):
