@@ -27,6 +27,7 @@ from engine.ai import make_player
 from engine.builder import DeckSpec, new_game, practice_decks
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game, Options
+from engine.replay import ReplayError, apply_history, start_from_spec
 
 GOLDFISH = "Goldfish"
 PLAYER = "You"
@@ -179,8 +180,6 @@ class RoundTracker:
     def rebuild(self, game: Game) -> None:
         """The summaries of ``game`` from its start: its history answered again on a copy, observed
         after every answer (the table's undo and Open)."""
-        from engine.replay import ReplayError, apply_history, start_from_spec
-
         self.rounds, self._seen, self._answers = [], 0, 0
         self._rebuilding = True
         try:
