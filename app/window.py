@@ -284,9 +284,11 @@ class TableWindow(QMainWindow):
         self.log.sync(self.controller.game.state.log)
         self._preview_follows()
         self._preview_latest()
-        if self.controller.hands_hidden and self.controller.waiting_for and not self.privacy.isVisible():
+        # isHidden, not isVisible: before the window is shown (autoplay, then a screenshot) every child
+        # reads as not visible, and a privacy screen left up would show stale once the window appears
+        if self.controller.hands_hidden and self.controller.waiting_for and self.privacy.isHidden():
             self.hand_over(self.controller.waiting_for)
-        elif not self.controller.hands_hidden and self.privacy.isVisible():
+        elif not self.controller.hands_hidden and not self.privacy.isHidden():
             self.privacy.hide()
 
     def _explain(self, name: str, text: str) -> None:
@@ -306,6 +308,9 @@ class TableWindow(QMainWindow):
         if split is not None and split.count() == 2:
             side = max(240, min(380, round(self.width() * 0.2)))
             split.setSizes([max(200, self.width() - side), side])
+        banner = getattr(self, "banner", None)
+        if banner is not None and not banner.isHidden() and banner.parent() is self.view:
+            QTimer.singleShot(0, self._centre_banner)  # once the view has its new size
 
     def _banner_news(self) -> None:
         """Challenge results, automatic decisions and the win get a banner over the table, not only
@@ -329,6 +334,11 @@ class TableWindow(QMainWindow):
         if done and self.controller.result is None:
             self.show_banner(f"Round {done[-1].round}: {done[-1].short()}", ms=4500)
 
+    def _centre_banner(self) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is not None and banner.parent() is self.view:
+            banner.move(max(0, (self.view.width() - banner.width()) // 2), max(0, self.view.height() // 2 - 40))
+
     def show_banner(self, text: str, ms: int = 2600) -> None:
         banner = getattr(self, "banner", None)
         if banner is None or banner.parent() is not self.view:
@@ -343,7 +353,7 @@ class TableWindow(QMainWindow):
             self._banner_timer.timeout.connect(banner.hide)
         banner.setText(text)
         banner.adjustSize()
-        banner.move(max(0, (self.view.width() - banner.width()) // 2), max(0, self.view.height() // 2 - 40))
+        self._centre_banner()
         banner.show()
         banner.raise_()
         self._banner_timer.start(ms)
