@@ -82,9 +82,9 @@ class RolloutPlayer(HeuristicPlayer):
         pass
 
 
-def resume_challenges(g: Game):
-    """The rest of the challenges phase from a challenge declaration (the active player's loop as
-    ``engine.flow.challenges_phase`` runs it, without starting the phase over), then the game on."""
+def _active_from_now(g: Game):
+    """(i, name) for the players still to be active in this phase, from the one active now (i = 0) on,
+    in turn order from the first player; each becomes the active player as he comes."""
     st = g.state
     names = st.clockwise_from(g.first_player)
     start = names.index(st.active_player) if st.active_player in names else 0
@@ -92,6 +92,14 @@ def resume_challenges(g: Game):
         if g.player(name).eliminated:
             continue
         st.active_player = name
+        yield i, name
+
+
+def resume_challenges(g: Game):
+    """The rest of the challenges phase from a challenge declaration (the active player's loop as
+    ``engine.flow.challenges_phase`` runs it, without starting the phase over), then the game on."""
+    st = g.state
+    for i, name in _active_from_now(g):
         first = i == 0
         while True:
             if not first:
@@ -114,12 +122,7 @@ def resume_marshalling(g: Game):
     """The rest of the marshalling phase from an action of the active player (the loop of
     ``engine.flow.marshalling_phase`` without starting the phase over), then the game on."""
     st = g.state
-    names = st.clockwise_from(g.first_player)
-    start = names.index(st.active_player) if st.active_player in names else 0
-    for i, name in enumerate(names[start:]):
-        if g.player(name).eliminated:
-            continue
-        st.active_player = name
+    for i, name in _active_from_now(g):
         if i > 0:
             def count_income(g: Game, ev, name: str = name):
                 income = g.income(name)  # MAR-02

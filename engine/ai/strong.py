@@ -36,6 +36,17 @@ from engine.game import Game
 from engine.state import CHALLENGE_TYPES
 
 
+def distinct(options, limit: int | None = None) -> list[dict]:
+    """The candidates to compare: ``options`` in order, each once, at most ``limit`` of them."""
+    out: list[dict] = []
+    for o in options:
+        if limit is not None and len(out) >= limit:
+            break
+        if o not in out:
+            out.append(o)
+    return out
+
+
 class StrongPlayer(HeuristicPlayer):
     level = "strong"
 
@@ -129,13 +140,8 @@ class StrongPlayer(HeuristicPlayer):
         if g.state.windows or (ch is not None and not ch.ended):
             return planned
         reason = self.last_reason
-        top: list[dict] = []
-        for o in (planned[:1] or [{"pass": True}]) + HeuristicPlayer.on_challenge(self, g, d)[:2]:
-            if o not in top:
-                top.append(o)
+        top = distinct((planned[:1] or [{"pass": True}]) + HeuristicPlayer.on_challenge(self, g, d)[:2])
         self.last_reason = reason
-        if len(top) < 2:
-            return planned
         found = self.by_rollouts(g, d, "challenges", top)
         if found is None:
             return planned
@@ -250,13 +256,8 @@ class StrongPlayer(HeuristicPlayer):
     def defence_by_rollouts(self, g: Game, d: Decision, ranked: list[list[int]]) -> list[dict] | None:
         """The defences in ``ranked`` (and the heuristic's) tried in determinized rollouts: the challenge is
         declared again on each sample and played out with each defence to the end of the round."""
-        top: list[dict] = []
-        for picks in ranked + [o.get("defend", []) for o in HeuristicPlayer.on_defend(self, g, d)[:1]]:
-            o = {"defend": sorted(picks)}
-            if o not in top:
-                top.append(o)
-        if len(top) < 2:
-            return None
+        top = distinct({"defend": sorted(picks)} for picks in
+                       ranked + [o.get("defend", []) for o in HeuristicPlayer.on_defend(self, g, d)[:1]])
         found = self.by_rollouts(g, d, "defend", top)
         if found is None:
             return None
@@ -284,15 +285,9 @@ class StrongPlayer(HeuristicPlayer):
                 or not any("marshal" in o for o in d.options):
             return planned
         reason = self.last_reason
-        top: list[dict] = []
-        for o in planned[:1] + HeuristicPlayer.on_action(self, g, d)[:1] + planned[1:]:
-            if len(top) >= self.MARSHAL_CANDIDATES:
-                break
-            if "marshal" in o and o not in top:
-                top.append(o)
+        top = distinct((o for o in planned[:1] + HeuristicPlayer.on_action(self, g, d)[:1] + planned[1:]
+                        if "marshal" in o), limit=self.MARSHAL_CANDIDATES)
         self.last_reason = reason
-        if len(top) < 2:
-            return planned
         found = self.by_rollouts(g, d, "marshalling", top)
         if found is None:
             return planned
@@ -368,8 +363,11 @@ class StrongPlayer(HeuristicPlayer):
 
     def by_rollouts(self, g: Game, d: Decision, phase: str, top: list[dict]) -> tuple[int, int] | None:
         """Try each of ``top`` in determinized rollouts (``engine.ai.search``): (index of the best, samples),
-        or None when the samples could not tell (fewer than two complete rounds (or all of them) of samples ran before the
-        deadline; a round of samples cut short is dropped, so every candidate has the same samples)."""
+        or None when there is nothing to compare (fewer than two candidates) or the samples could not tell
+        (fewer than two complete rounds (or all of them) of samples ran before the deadline; a round of
+        samples cut short is dropped, so every candidate has the same samples)."""
+        if len(top) < 2:
+            return None
         sums: dict[int, list[float]] = {i: [] for i in range(len(top))}
         done, n = 0, self.samples(len(top))
         for k in range(n):
@@ -397,8 +395,6 @@ class StrongPlayer(HeuristicPlayer):
         """The heuristic's best plots, each tried in determinized rollouts to the end of the round."""
         scored = super().on_plot(g, d)
         top = scored[:self.ROLLOUT_PLOTS]
-        if len(top) < 2:
-            return scored
         found = self.by_rollouts(g, d, "plot", top)
         if found is None:
             return scored

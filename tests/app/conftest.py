@@ -164,6 +164,20 @@ class Driver:
             self.enter(self.pick_legal(chooser) if chooser is not None else self.simple_answer())
         raise AssertionError("the wanted decision never came")
 
+    def answer_with(self, chooser) -> None:
+        """Take the seat and answer the pending decision as ``chooser`` would, through the table's controls
+        (text by hand: Done / pass); the answer must be accepted."""
+        self.take_seat()
+        d = self.decision
+        before = len(self.game.history)
+        if d.kind == "by_hand_effect":
+            self.press("done")
+        elif d.kind == "by_hand_passive":
+            self.press("pass")
+        else:
+            self.enter(self.pick_legal(chooser))
+        assert len(self.game.history) > before, d.describe()
+
     def pick_legal(self, chooser) -> dict:
         """Let a computer player choose an answer (without applying it), as the table would get it."""
         d = self.decision

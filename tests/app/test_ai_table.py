@@ -26,16 +26,7 @@ def _play_through_ui(ui: Driver, chooser, limit: int = 3000) -> GameOver:
         result = game.advance()
         if isinstance(result, GameOver):
             return result
-        ui.take_seat()
-        before = len(game.history)
-        d = ui.decision
-        if d.kind == "by_hand_effect":
-            ui.press("done")
-        elif d.kind == "by_hand_passive":
-            ui.press("pass")
-        else:
-            ui.enter(ui.pick_legal(chooser))
-        assert len(game.history) > before, d.describe()
+        ui.answer_with(chooser)
     raise AssertionError("no winner")
 
 

@@ -28,19 +28,6 @@ def _window(qtbot, argv: list[str]) -> tuple[TableWindow, Driver, list[str]]:
     return window, Driver(window, qtbot), banners
 
 
-def _answer(ui: Driver, chooser) -> None:
-    ui.take_seat()
-    d = ui.decision
-    before = len(ui.game.history)
-    if d.kind == "by_hand_effect":
-        ui.press("done")
-    elif d.kind == "by_hand_passive":
-        ui.press("pass")
-    else:
-        ui.enter(ui.pick_legal(chooser))
-    assert len(ui.game.history) > before, d.describe()
-
-
 def test_command_line_goldfish_seat():
     setup = setup_from_args(parse_args(["--goldfish", "practice:stark"]))
     assert setup.names == ["You", "Goldfish"] and setup.computer == ["Goldfish"]
@@ -59,7 +46,7 @@ def test_a_goldfish_game_summarises_every_round(qtbot):
         if isinstance(game.advance(), GameOver):
             break
         powers.setdefault(game.state.round, game.total_power("You"))
-        _answer(ui, me)
+        ui.answer_with(me)
     result = game.advance()
     assert isinstance(result, GameOver) and result.winner == "You"
     last = game.state.round
@@ -92,7 +79,7 @@ def test_undo_rebuilds_the_round_summaries(qtbot):
     game = ui.game
     me = HeuristicPlayer(4)
     while game.state.round < 3:
-        _answer(ui, me)
+        ui.answer_with(me)
     before = [(r.round, r.gold, r.gold_used, list(r.played), r.power_before, r.power)
               for r in window.rounds.rounds if r.closed]
     assert [b[0] for b in before] == [1, 2]
