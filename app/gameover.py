@@ -16,7 +16,7 @@ class GameOverDialog(QDialog):
     save_replay = Signal()
 
     def __init__(self, parent: QWidget, game: Game, rounds: list | None = None):
-        summaries = rounds
+        """``rounds``: a goldfish game's round summaries (``engine.ai.goldfish.RoundSummary``), listed."""
         super().__init__(parent)
         self.setObjectName("game-over")
         self.setWindowTitle("Game over")
@@ -33,8 +33,7 @@ class GameOverDialog(QDialog):
         self.how.setWordWrap(True)
         self.how.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.how)
-        rounds = st.round
-        self.rounds = QLabel(f"Round {rounds}, {st.phase} phase \u2014 {len(game.history)} answers")
+        self.rounds = QLabel(f"Round {st.round}, {st.phase} phase \u2014 {len(game.history)} answers")
         self.rounds.setStyleSheet("color: #555;")
         self.rounds.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.rounds)
@@ -54,7 +53,7 @@ class GameOverDialog(QDialog):
             for col, text in enumerate((p.name, p.house.capitalize(), str(power), note)):
                 grid.addWidget(QLabel(f"<b>{text}</b>" if p.name == winner else text), row, col)
         box.addLayout(grid)
-        if summaries:  # a goldfish game: what each round gave (engine.ai.goldfish.RoundSummary)
+        if rounds:  # a goldfish game: what each round gave
             box.addWidget(QLabel("<b>Round by round</b>"))
             table = QGridLayout()
             table.setHorizontalSpacing(14)
@@ -62,7 +61,7 @@ class GameOverDialog(QDialog):
             for col, head in enumerate(("Round", "Gold", "Used", "Played", "Power")):
                 table.addWidget(QLabel(f"<b>{head}</b>"), 0, col)
             self.round_rows: list[tuple] = []
-            for row, r in enumerate(summaries, start=1):
+            for row, r in enumerate(rounds, start=1):
                 gained = r.power - r.power_before
                 cells = (str(r.round), str(r.gold), str(r.gold_used), ", ".join(r.played) or "—",
                          f"+{gained} ({r.power})")

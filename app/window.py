@@ -26,6 +26,7 @@ from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
 from app.table import PILE_LABELS, TableScene, TableView
 from engine.ai import make_player
+from engine.ai.goldfish import RoundTracker, goldfish_seats
 from engine.explain import Trail, explain
 
 HOTKEYS = (
@@ -55,10 +56,8 @@ _BANNERS = (
 )
 
 
-def goldfish_rounds(game):
+def goldfish_rounds(game) -> RoundTracker | None:
     """The round tracker of a goldfish game (one seat with no cards against one player), else None."""
-    from engine.ai.goldfish import RoundTracker, goldfish_seats
-
     fish = goldfish_seats(game)
     players = [n for n in game.state.player_names if n not in fish]
     if not fish or len(players) != 1:
@@ -327,11 +326,10 @@ class TableWindow(QMainWindow):
     def _round_news(self) -> None:
         """A goldfish game: each round's summary (gold, cards played, power) gets a banner when the
         next round begins; the game-over dialog lists them all."""
-        if self.rounds is None:
-            return
-        game = self.controller.game
-        done = self.rounds.finish(game) if self.controller.result is not None else self.rounds.observe(game)
-        if done and self.controller.result is None:
+        if self.rounds is None or self.controller.result is not None:
+            return  # the last round is closed by show_game_over
+        done = self.rounds.observe(self.controller.game)
+        if done:
             self.show_banner(f"Round {done[-1].round}: {done[-1].short()}", ms=4500)
 
     def _centre_banner(self) -> None:

@@ -166,16 +166,13 @@ class RoundTracker:
         current.power = power
         return done
 
-    def finish(self, game: Game) -> list[RoundSummary]:
+    def finish(self, game: Game) -> None:
         """At the end of the game: the last round closes with the final power."""
         self.observe(game)
-        out = []
         for r in self.rounds:
             if not r.closed:
                 r.closed = True
                 r.power = game.total_power(self.player)
-                out.append(r)
-        return out
 
     def rebuild(self, game: Game) -> None:
         """The summaries of ``game`` from its start: its history answered again on a copy, observed
