@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
+from engine.abilities.reads import CHALLENGE, COUNTERS, GOLD, KNEEL, PILES, POWER, constant_reads
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
@@ -67,36 +68,66 @@ def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
 
 
 def _fingerprint(g: Game) -> tuple:
-    """Everything a constant ability's condition or selector can read (see docs/abilities.md)."""
+    """What the constants in play can read now (see docs/abilities.md): the structure
+    (``Version.s``), the moribund marks, and only those other aspects their conditions, targets and
+    counts read (``engine.abilities.reads``), so kneeling a card or spending gold does not settle
+    them again unless one of them reads it."""
     st = g.state
-    ch = st.challenge
-    cards = tuple((cid, c.controller, c.kneeling, c.facedown, c.moribund, c.attached_to, c.zone, c.power)
-                  for p in st.players for cid in p.in_play + [p.house_card] + p.played
-                  if cid is not None for c in (st.cards[cid],))
-    atts = tuple((a, st.cards[a].attached_to) for p in st.players for cid in p.in_play
-                 for a in st.cards[cid].attachments)
-    plots = tuple(p.revealed_plot for p in st.players)
-    hands = tuple(tuple(p.hand) for p in st.players)
-    chal = (ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
-            ch.resolved, ch.ended) if ch else None
-    effects = tuple((e.target, e.stat, e.value) for e in st.effects)
-    gold = tuple(p.gold for p in st.players) if _reads_gold(g) else None
-    piles = tuple((tuple(p.discard), tuple(p.dead), len(p.deck), len(p.plot_deck), tuple(p.used_plots),
-                   p.eliminated) for p in st.players)
-    # counters a condition or filter reads (plots_chosen, str_changed:N), with the phase serial
-    table = (st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
-                                           if k.startswith(("plots_chosen", "str_changed")))))
-    return st.phase, chal, cards, atts, plots, hands, effects, gold, piles, table
-
-
-def _reads_gold(g: Game) -> bool:
-    """Whether a constant in the pool counts the gold in a pool (``for_each: your_gold``)."""
-    found = g.__dict__.get("_reads_gold")
+    table = smemo(g.__dict__, st)
+    found = table.get("constant_watch")
     if found is None:
-        found = g.__dict__["_reads_gold"] = any(
-            isinstance(a, dict) and a.get("kind") == "constant" and "your_gold" in repr(a)
-            for d in g.pool.values() for a in d.abilities)
-    return found
+        found = table["constant_watch"] = (_watched_cards(st), _constant_reads(g))
+    ids, aspects = found
+    cards = st.cards
+    fp: list = [Version.s, tuple([cards[c].moribund for c in ids])]
+    if not aspects:
+        return tuple(fp)
+    if KNEEL in aspects:
+        fp.append(tuple([cards[c].kneeling for c in ids]))
+    if POWER in aspects:
+        fp.append(tuple([cards[c].power for c in ids]))
+    if CHALLENGE in aspects:
+        ch = st.challenge
+        fp.append((ch.type, ch.attacker, ch.defender, tuple(ch.attackers), tuple(ch.defenders), ch.winner,
+                   ch.resolved, ch.ended, ch.attacker_strength, ch.defender_strength) if ch else None)
+    if GOLD in aspects:
+        fp.append((tuple(p.gold for p in st.players), tuple(tuple(cards[c].tokens.items()) for c in ids)))
+    if COUNTERS in aspects:
+        fp.append((st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
+                                                 if k.startswith(("plots_chosen", "str_changed"))))))
+    if PILES in aspects:
+        fp.append(tuple((len(p.deck), len(p.plot_deck), tuple(p.used_plots)) for p in st.players))
+    return tuple(fp)
+
+
+def _watched_cards(st) -> list[int]:
+    """Cards in play with their attachments, House cards and cards being played (their marks)."""
+    out = []
+    for p in st.players:
+        for cid in p.in_play:
+            out.append(cid)
+            out.extend(st.cards[cid].attachments)
+        if p.house_card is not None:
+            out.append(p.house_card)
+            out.extend(st.cards[p.house_card].attachments)
+        out.extend(p.played)
+    return out
+
+
+def _constant_reads(g: Game) -> frozenset:
+    """The aspects the printed constants of the cards in play read (``reads.constant_reads``)."""
+    d = g.__dict__
+    held = d.get("_in_constants")
+    d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
+    try:
+        out: set = set()
+        for cid, _ in _constant_sources(g):
+            for ab in abilities(g, cid):
+                if ab.kind == "constant" and ab.modify is not None:
+                    out |= constant_reads(ab.condition, ab.modify)
+        return frozenset(out)
+    finally:
+        d["_in_constants"] = held
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
@@ -118,12 +149,13 @@ def constant_map(g: Game) -> dict[int, list[dict]]:
     the version moved on, the constants are settled again only if something they can read changed
     (``_fingerprint``), as most changes (a pass, a log line, a gate) leave them as they were."""
     key = Version.n
+    st = g.state
     cached = g.__dict__.get("_constant_cache")
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[0] == key and cached[3] is st:
         return cached[2]
     fp = _fingerprint(g)
-    if cached is not None and cached[1] == fp:
-        g.__dict__["_constant_cache"] = (key, fp, cached[2])
+    if cached is not None and cached[1] == fp and cached[3] is st:
+        g.__dict__["_constant_cache"] = (key, fp, cached[2], st)
         return cached[2]
     g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
     try:
@@ -134,7 +166,7 @@ def constant_map(g: Game) -> dict[int, list[dict]]:
     settled = _settle_constants(g, constants)
     if cached is not None and settled == cached[2]:
         settled = cached[2]  # the same map as before (most changes): values cached against it stay
-    cached = (key, fp, settled)
+    cached = (key, fp, settled, st)
     g.__dict__["_constant_cache"] = cached
     return cached[2]
 

@@ -22,7 +22,7 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     gd = g.__dict__
     if gd.get("_in_constants"):
         return printed
-    if not text_modifiers_exist(g):
+    if not text_modifiers_in_play(g):
         if printed and (g.is_facedown_attachment(cid) or
                         any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
             return []
@@ -56,6 +56,36 @@ def text_modifiers_exist(g: Game) -> bool:
                     for d in g.pool.values() for a in d.abilities)
         g._text_mods = found
     return found
+
+
+TEXT_ZONES = ("in_play", "attached", "house", "agenda", "revealed_plot")
+"""Where a card's constants work (the zones of ``constants._constant_sources``)."""
+
+
+def text_modifiers_in_play(g: Game) -> bool:
+    """Whether a card whose constant can blank a text box or grant abilities is in play now, face up
+    (kept while the structure stays: ``state.smemo``). When none is, every card's abilities are its
+    printed ones less lasting blanks, which read the structure alone: an opportunity nobody can
+    answer then costs a lookup, without settling the constants (EFF-03, EFF-06)."""
+    if not text_modifiers_exist(g):
+        return False
+    table = smemo(g.__dict__, g.state)
+    found = table.get("text_modifiers_in_play")
+    if found is None:
+        keys = _text_modifier_keys(g)
+        found = table["text_modifiers_in_play"] = any(
+            c.key in keys and c.zone in TEXT_ZONES and not c.facedown for c in g.state.cards.values())
+    return found
+
+
+def _text_modifier_keys(g: Game) -> frozenset[str]:
+    keys = g.__dict__.get("_text_mod_keys")
+    if keys is None:
+        keys = g.__dict__["_text_mod_keys"] = frozenset(
+            d.key for d in g.pool.values() for a in d.abilities
+            if isinstance(a, dict) and isinstance(a.get("modify"), dict)
+            and ("gain" in a["modify"] or "blank" in a["modify"]))
+    return keys
 
 
 def _gained(g: Game, mods: list[dict], start: int) -> list[Ability]:

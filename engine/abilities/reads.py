@@ -1,0 +1,120 @@
+"""What an ability's condition, target or filter reads of the table beyond its structure.
+
+The engine keeps values that read only the structure (zones, controllers, attachments, the phase,
+lasting effects: ``engine.state.Version.s``) until the structure changes. A constant (EFF-06) or an
+attachment restriction (ATT-02) may also read things that change without moving a card: kneeling,
+power, the challenge, gold, the phase's counters, the size of a deck. ``reads(raw)`` names which,
+from the words of the vocabulary (``engine.abilities.registry``) the data uses; a word this table
+does not know reads everything, so a new word is never missed, only slower until it is listed here.
+
+The constants are settled again (``constants.constant_map``) only when the structure or one of the
+aspects the constants in play read has changed (``constants._fingerprint``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES = "kneel", "power", "challenge", "gold", "counters", "piles"
+EVERYTHING = frozenset({KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES})
+"""Every aspect a condition or filter can read besides the structure (moribund marks are always read)."""
+
+_NONE: frozenset = frozenset()
+
+FILTER_READS: dict[str, frozenset] = {
+    **{k: _NONE for k in (
+        "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
+        "strength_max", "strength_min", "icon", "keyword", "name", "moribund", "has_attachments",
+        "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
+        "count_min", "count_max", "cost_max_trigger")},
+    # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
+    **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
+    **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
+    **{k: frozenset({POWER}) for k in ("power_min", "controller_power")},
+    "cost_max_your_gold": EVERYTHING,  # gold tokens a card lets you spend, under its own condition
+    "strength_changed": frozenset({COUNTERS}),
+    "from": frozenset({PILES}),
+}
+"""Filter keys (``engine.abilities.filters``) and the aspects they read; nested filters are walked."""
+
+NESTED_FILTERS = ("has_attachment", "attached_to", "not")
+WHO_STRUCTURAL = ("you", "opponent")
+"""``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
+
+CONDITION_READS: dict[str, frozenset] = {
+    **{k: _NONE for k in ("phase", "opponents_min", "fewer_characters", "plot_income_below_yours")},
+    **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
+                                           "challenge_of")},
+    "plots_chosen": frozenset({COUNTERS}),
+}
+"""Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
+
+FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE,
+                     "defender_controls": frozenset({CHALLENGE})}
+"""Condition words whose value is a filter: what the word reads, plus its filter's reads."""
+
+
+def filter_reads(f: Any) -> frozenset:
+    """What a filter (a dict of filter keys) reads."""
+    if not isinstance(f, dict):
+        return EVERYTHING
+    out: set = set()
+    for key, want in f.items():
+        if key in NESTED_FILTERS:
+            out |= filter_reads(want)
+        elif key == "any_of":
+            if not isinstance(want, list):
+                return EVERYTHING
+            for sub in want:
+                out |= filter_reads(sub)
+        elif key in ("controller", "owner"):
+            if want not in WHO_STRUCTURAL:
+                return EVERYTHING
+        elif key in FILTER_READS:
+            out |= FILTER_READS[key]
+        else:
+            return EVERYTHING
+    return frozenset(out)
+
+
+def condition_reads(cond: Any) -> frozenset:
+    """What a condition (``while`` / ``if``) reads."""
+    if not cond:
+        return _NONE
+    if not isinstance(cond, dict):
+        return EVERYTHING
+    out: set = set()
+    for key, want in cond.items():
+        if key in CONDITION_READS:
+            out |= CONDITION_READS[key]
+        elif key in FILTER_CONDITIONS:
+            out |= FILTER_CONDITIONS[key] | filter_reads(want)
+        else:
+            return EVERYTHING
+    return frozenset(out)
+
+
+def selector_reads(sel: Any) -> frozenset:
+    """What a card selector (a constant's ``target``) reads."""
+    if sel is None or sel in ("self", "host"):
+        return _NONE
+    if isinstance(sel, dict) and "all" in sel:
+        return filter_reads(sel["all"]) if isinstance(sel["all"], dict) else _NONE
+    if isinstance(sel, dict):
+        return filter_reads(sel)
+    return EVERYTHING
+
+
+def for_each_reads(spec: Any) -> frozenset:
+    if spec is None:
+        return _NONE
+    if spec == "your_gold":
+        return frozenset({GOLD})
+    return filter_reads(spec)
+
+
+def constant_reads(condition: Any, modify: dict) -> frozenset:
+    """What a constant with this condition and ``modify`` reads to know what it does now."""
+    if not isinstance(modify, dict):
+        return EVERYTHING
+    return condition_reads(condition) | selector_reads(modify.get("target", "self")) | \
+        for_each_reads(modify.get("for_each"))
