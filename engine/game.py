@@ -17,7 +17,7 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.abilities.constants import _constant_keys, constant_map
+from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map
 from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 
 
@@ -638,7 +638,14 @@ class Game:
         self.check_doomed()
 
     def discard_illegal_attachments(self) -> None:
-        """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once."""
+        """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once. A check
+        that found every restriction met is not repeated until something it reads has changed
+        (``constants.attachments_check_key``)."""
+        key = attachments_check_key(self)
+        held = self.__dict__.get("_attachments_met")
+        if held is not None and held[0] is key[0] and held[1:] == key[1:]:
+            return
+        discarded = False
         for p in self.state.players:
             for host in list(p.in_play):
                 for aid in list(self.card(host).attachments):
@@ -650,6 +657,8 @@ class Game:
                     if bad:
                         self.log(f"{self.name(aid)} is discarded: its attachment restriction is not met")
                         self.leave_play(aid, self.from_play_destination(aid, "discard"))
+                        discarded = True
+        self.__dict__["_attachments_met"] = None if discarded else key
 
     # -- power, victory, elimination -----------------------------------------------
     def claim_house_power(self, name: str, amount: int) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import CHALLENGE, COUNTERS, GOLD, KNEEL, PILES, POWER, constant_reads
+from engine.abilities.reads import CHALLENGE, COUNTERS, GOLD, KNEEL, PILES, POWER, constant_reads, filter_reads
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
@@ -72,12 +72,21 @@ def _fingerprint(g: Game) -> tuple:
     (``Version.s``), the moribund marks, and only those other aspects their conditions, targets and
     counts read (``engine.abilities.reads``), so kneeling a card or spending gold does not settle
     them again unless one of them reads it."""
+    table = smemo(g.__dict__, g.state)
+    aspects = table.get("constant_reads")
+    if aspects is None:
+        aspects = table["constant_reads"] = _constant_reads(g)
+    return watch_values(g, aspects)
+
+
+def watch_values(g: Game, aspects: frozenset) -> tuple:
+    """The structure (``Version.s``), the moribund marks of the cards in play, and the current values
+    of ``aspects`` (``engine.abilities.reads``): equal while nothing those aspects cover has changed."""
     st = g.state
     table = smemo(g.__dict__, st)
-    found = table.get("constant_watch")
-    if found is None:
-        found = table["constant_watch"] = (_watched_cards(st), _constant_reads(g))
-    ids, aspects = found
+    ids = table.get("watched_cards")
+    if ids is None:
+        ids = table["watched_cards"] = _watched_cards(st)
     cards = st.cards
     fp: list = [Version.s, tuple([cards[c].moribund for c in ids])]
     if not aspects:
@@ -98,6 +107,33 @@ def _fingerprint(g: Game) -> tuple:
     if PILES in aspects:
         fp.append(tuple((len(p.deck), len(p.plot_deck), tuple(p.used_plots)) for p in st.players))
     return tuple(fp)
+
+
+def attachment_reads(g: Game) -> frozenset:
+    """What the attachment restrictions (``attach_to``) of any card of the game read, gained ones
+    included (computed once per game)."""
+    found = g.__dict__.get("_attachment_reads")
+    if found is None:
+        out: set = set()
+        stack = [a for d in g.pool.values() for a in d.abilities]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                if "attach_to" in item:
+                    out |= filter_reads(item["attach_to"])
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+        found = g.__dict__["_attachment_reads"] = frozenset(out)
+    return found
+
+
+def attachments_check_key(g: Game) -> tuple:
+    """What decides whether every attachment's restriction is met (ATT-02, KW-08): the structure,
+    the constants in force, the moribund marks and what the restrictions read. Equal keys, equal
+    answers: the check after a window is skipped when nothing it reads has changed."""
+    cm = constant_map(g) if _constant_keys(g) else None
+    return g.state, cm, watch_values(g, attachment_reads(g))
 
 
 def _watched_cards(st) -> list[int]:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
 from engine.abilities.parse import parse_abilities
-from engine.state import memo, smemo
+from engine.state import Version, memo, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -14,19 +14,30 @@ if TYPE_CHECKING:
 
 def abilities(g: Game, cid: int) -> list[Ability]:
     """The card's parsed abilities (cached per definition). A facedown card has none."""
-    d = g.defn(cid)
-    cache = g.__dict__.setdefault("_abilities", {})
-    if d.key not in cache:
-        cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
-    printed = cache[d.key]
     gd = g.__dict__
+    held = gd.get("_abilities_now")  # (structure, state, table) while no text-modifying constant is in play
+    if held is not None and held[0] == Version.s and held[1] is g.state and not gd.get("_in_constants") \
+            and "_constant_override" not in gd:
+        found = held[2].get(cid)
+        if found is not None:
+            return found
+    d = g.defn(cid)
+    cache = gd.setdefault("_abilities", {})
+    printed = cache.get(d.key)
+    if printed is None:
+        printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
     if gd.get("_in_constants"):
         return printed
     if not text_modifiers_in_play(g):
+        found = printed
         if printed and (g.is_facedown_attachment(cid) or
                         any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
-            return []
-        return printed
+            found = []
+        if "_constant_override" not in gd:
+            if held is None or held[0] != Version.s or held[1] is not g.state:
+                held = gd["_abilities_now"] = (Version.s, g.state, {})
+            held[2][cid] = found
+        return found
     if "_constant_override" in gd:
         return _current(g, cid, printed)
     table = g.constant_table()
@@ -64,17 +75,18 @@ TEXT_ZONES = ("in_play", "attached", "house", "agenda", "revealed_plot")
 
 def text_modifiers_in_play(g: Game) -> bool:
     """Whether a card whose constant can blank a text box or grant abilities is in play now, face up
-    (kept while the structure stays: ``state.smemo``). When none is, every card's abilities are its
-    printed ones less lasting blanks, which read the structure alone: an opportunity nobody can
-    answer then costs a lookup, without settling the constants (EFF-03, EFF-06)."""
-    if not text_modifiers_exist(g):
-        return False
-    table = smemo(g.__dict__, g.state)
-    found = table.get("text_modifiers_in_play")
-    if found is None:
+    (kept while the structure stays). When none is, every card's abilities are its printed ones less
+    lasting blanks, which read the structure alone: an opportunity nobody can answer then costs a
+    lookup, without settling the constants (EFF-03, EFF-06)."""
+    gd = g.__dict__
+    held = gd.get("_text_mods_now")
+    if held is not None and held[0] == Version.s and held[1] is g.state:
+        return held[2]
+    found = False
+    if text_modifiers_exist(g):
         keys = _text_modifier_keys(g)
-        found = table["text_modifiers_in_play"] = any(
-            c.key in keys and c.zone in TEXT_ZONES and not c.facedown for c in g.state.cards.values())
+        found = any(c.key in keys and c.zone in TEXT_ZONES and not c.facedown for c in g.state.cards.values())
+    gd["_text_mods_now"] = (Version.s, g.state, found)
     return found
 
 
