@@ -19,6 +19,7 @@ from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map
 from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
+from engine.steady import memo as steady_memo
 
 
 def _derived(freeze=None, constants: bool = True):
@@ -774,8 +775,10 @@ class Game:
         return out
 
     def spendable_gold(self, name: str) -> int:
-        """The gold ``name`` can spend now: his gold pool plus the gold tokens he may spend as if in it."""
-        return self.player(name).gold + sum(n for _, n in self.gold_tokens(name))
+        """The gold ``name`` can spend now: his gold pool plus the gold tokens he may spend as if in it
+        (worked out once per ``steady`` context)."""
+        return steady_memo(self, ("spendable_gold", name),
+                           lambda: self.player(name).gold + sum(n for _, n in self.gold_tokens(name)))
 
     def gold_tokens_problem(self, name: str, cost: int, from_tokens: int | None) -> str | None:
         """Why ``name`` cannot pay ``cost`` gold taking ``from_tokens`` of it from gold tokens (None: pool

@@ -176,9 +176,12 @@ def _marshal_options(g: Game, name: str) -> list[dict]:
         if d.unique and duplicate_host(g, name, cid) is not None:
             out.append({"marshal": cid, "duplicate": True, "attach_to": None, "x": 0})
             continue
+        # marshal_options runs only in the player's own marshalling turn (MAR-05): what the card
+        # itself breaks is the whole answer, without building the messages of marshal_problems
         if d.type != "attachment" and may_attach(g, cid):
             for p in st.players:
-                if p.house_card is not None and marshal_problem(g, name, cid, attach_to=p.house_card) is None:
+                if p.house_card is not None and \
+                        _marshal_card_problem(g, name, cid, False, p.house_card, 0) is None:
                     out.append({"marshal": cid, "duplicate": False, "attach_to": p.house_card, "x": 0})
         if d.type == "attachment":  # what the card itself breaks once, then each host
             if _marshal_card_problem(g, name, cid, False, None, 0, any_host=True) is None:
@@ -186,7 +189,7 @@ def _marshal_options(g: Game, name: str) -> list[dict]:
                     for host in p.in_play:
                         if attach_problem(g, cid, host) is None:
                             out.append({"marshal": cid, "duplicate": False, "attach_to": host, "x": 0})
-        elif marshal_problem(g, name, cid) is None:
+        elif _marshal_card_problem(g, name, cid, False, None, 0) is None:
             out.append({"marshal": cid, "duplicate": False, "attach_to": None, "x": 0})
     return out
 

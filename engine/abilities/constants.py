@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import CHALLENGE, COUNTERS, GOLD, KNEEL, PILES, POWER, constant_reads, filter_reads
+from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KNEEL, MORIBUND, PILES, POWER, constant_reads,
+                                   filter_reads)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
 from engine.steady import memo
@@ -69,8 +70,7 @@ def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
 
 def _fingerprint(g: Game) -> tuple:
     """What the constants in play can read now (see docs/abilities.md): the structure
-    (``Version.s``), the moribund marks, and only those other aspects their conditions, targets and
-    counts read (``engine.abilities.reads``), so kneeling a card or spending gold does not settle
+    (``Version.s``) and only those other aspects their conditions, targets and counts read (``engine.abilities.reads``), so kneeling a card or spending gold does not settle
     them again unless one of them reads it."""
     table = smemo(g.__dict__, g.state)
     aspects = table.get("constant_reads")
@@ -80,17 +80,18 @@ def _fingerprint(g: Game) -> tuple:
 
 
 def watch_values(g: Game, aspects: frozenset) -> tuple:
-    """The structure (``Version.s``), the moribund marks of the cards in play, and the current values
-    of ``aspects`` (``engine.abilities.reads``): equal while nothing those aspects cover has changed."""
+    """The structure (``Version.s``) and the current values of ``aspects`` on the cards in play (``engine.abilities.reads``): equal while nothing those aspects cover has changed."""
     st = g.state
     table = smemo(g.__dict__, st)
     ids = table.get("watched_cards")
     if ids is None:
         ids = table["watched_cards"] = _watched_cards(st)
     cards = st.cards
-    fp: list = [Version.s, tuple([cards[c].moribund for c in ids])]
+    fp: list = [Version.s]
     if not aspects:
         return tuple(fp)
+    if MORIBUND in aspects:
+        fp.append(tuple([cards[c].moribund for c in ids]))
     if KNEEL in aspects:
         fp.append(tuple([cards[c].kneeling for c in ids]))
     if POWER in aspects:
@@ -132,8 +133,15 @@ def attachments_check_key(g: Game) -> tuple:
     """What decides whether every attachment's restriction is met (ATT-02, KW-08): the structure,
     the constants in force, the moribund marks and what the restrictions read. Equal keys, equal
     answers: the check after a window is skipped when nothing it reads has changed."""
+    table = smemo(g.__dict__, g.state)
+    attached = table.get("attachments_in_play")
+    if attached is None:
+        attached = table["attachments_in_play"] = any(
+            g.state.cards[h].attachments for p in g.state.players for h in p.in_play)
+    if not attached:  # nothing to check: the structure alone says so
+        return g.state, None, (Version.s,)
     cm = constant_map(g) if _constant_keys(g) else None
-    return g.state, cm, watch_values(g, attachment_reads(g))
+    return g.state, cm, watch_values(g, attachment_reads(g) | {MORIBUND})  # a moribund attachment is not checked
 
 
 def _watched_cards(st) -> list[int]:

@@ -210,6 +210,9 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     "Triggered effects" are actions and responses, not passives or constants (EFF-01)."""
     if cid == source:
         return False
+    maybe = maybe_immune(g)
+    if maybe is not None and cid not in maybe:
+        return False
     imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
     if not imm:
         return False
@@ -220,6 +223,33 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
         covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
     return bool(imm & covered)
+
+
+def maybe_immune(g: Game) -> frozenset[int] | None:
+    """The cards that may have an "immune to" keyword now (IMM-01), or None when any card may (a
+    constant in play can grant one): printed immunities and lasting effects that add one, kept
+    while the structure stays. Every other card is immune to nothing, without reading its keywords."""
+    table = smemo(g.__dict__, g.state)
+    if "maybe_immune" in table:
+        return table["maybe_immune"]
+    keys = g.__dict__.get("_immune_keys")
+    if keys is None:  # definitions printing an immunity, and those whose constants can grant one
+        printed = frozenset(d.key for d in g.pool.values() if any(k.startswith("immune to ") for k in d.keywords))
+        granting = frozenset(d.key for d in g.pool.values()
+                             if any(isinstance(a, dict) and a.get("kind") == "constant" and "immune to" in repr(a)
+                                    for a in d.abilities))
+        keys = g.__dict__["_immune_keys"] = (printed, granting)
+    printed, granting = keys
+    cards = g.state.cards
+    if any(c.key in granting and c.zone not in ("deck", "plot_deck", "hand", "discard", "dead", "used_plots")
+           for c in cards.values()):
+        found = None
+    else:
+        found = frozenset({cid for cid, c in cards.items() if c.key in printed} |
+                          {e.target for e in g.state.effects if e.stat == "keyword+"
+                           and str(e.value).startswith("immune to ")})
+    table["maybe_immune"] = found
+    return found
 
 
 def cards_in_play(g: Game) -> list[int]:

@@ -3,7 +3,7 @@
 The engine keeps values that read only the structure (zones, controllers, attachments, the phase,
 lasting effects: ``engine.state.Version.s``) until the structure changes. A constant (EFF-06) or an
 attachment restriction (ATT-02) may also read things that change without moving a card: kneeling,
-power, the challenge, gold, the phase's counters, the size of a deck. ``reads(raw)`` names which,
+power, moribund marks, the challenge, gold, the phase's counters, the size of a deck. ``reads(raw)`` names which,
 from the words of the vocabulary (``engine.abilities.registry``) the data uses; a word this table
 does not know reads everything, so a new word is never missed, only slower until it is listed here.
 
@@ -14,22 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
-KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES = "kneel", "power", "challenge", "gold", "counters", "piles"
-EVERYTHING = frozenset({KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES})
-"""Every aspect a condition or filter can read besides the structure (moribund marks are always read)."""
+KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND = \
+    "kneel", "power", "challenge", "gold", "counters", "piles", "moribund"
+EVERYTHING = frozenset({KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND})
+"""Every aspect a condition or filter can read besides the structure."""
 
 _NONE: frozenset = frozenset()
 
 FILTER_READS: dict[str, frozenset] = {
     **{k: _NONE for k in (
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
-        "strength_max", "strength_min", "icon", "keyword", "name", "moribund", "has_attachments",
+        "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
     **{k: frozenset({POWER}) for k in ("power_min", "controller_power")},
+    "moribund": frozenset({MORIBUND}),
     "cost_max_your_gold": EVERYTHING,  # gold tokens a card lets you spend, under its own condition
     "strength_changed": frozenset({COUNTERS}),
     "from": frozenset({PILES}),

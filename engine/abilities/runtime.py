@@ -130,8 +130,9 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
 
 def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]:
     """(card, ability) pairs ``player`` could use in ``step`` (``action``, ``save_cancel``,
-    ``response``) as the table stands, before gates, costs and targets: an index kept per state
-    version, so an opportunity nobody can answer costs a lookup."""
+    ``response``) as the table stands, before gates, costs and targets (actions of this phase only,
+    RND-05): an index kept while the structure stays, so an opportunity nobody can answer costs a
+    lookup."""
     table = _table(g)
     key = ("step_abilities", player, step)
     found = table.get(key)
@@ -141,6 +142,9 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
         if step != "action":  # save/cancel (step 2) and other responses (step 5) share one list
             saves = step == "save_cancel"
             found = [(cid, ab) for cid, ab in found if ab.is_save_or_cancel == saves]
+        else:  # an action labelled for another phase cannot be used (RND-05; the phase is structure)
+            phase = g.state.phase
+            found = [(cid, ab) for cid, ab in found if not ab.phase or ab.phase in ("any", phase)]
         table[key] = found
     return found
 
@@ -157,19 +161,25 @@ def _table(g: Game) -> dict:
     return g.constant_table()
 
 
+TRIGGERED_KINDS = ("action", "response", "passive")
+
+
 def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[int, Ability]]:
-    """(card, ability) pairs of ``kind`` that ``player`` could use now, in ``table`` (this version's)."""
-    key = ("kind_abilities", player, kind)
+    """(card, ability) pairs of ``kind`` (action, response, passive) that ``player`` could use now, in
+    ``table`` (this version's): one pass over his cards finds all three kinds."""
+    key = ("kind_abilities", player)
     found = table.get(key)
     if found is None:
-        printed = _keys_with(g, kind)
+        printed = _keys_with(g, "triggered")
         cards = g.state.cards
         gainers = _gainers(g, table)
-        found = table[key] = [(cid, ab) for cid in ability_sources(g, player)
-                              if cards[cid].key in printed or cid in gainers
-                              for ab in abilities(g, cid)
-                              if ab.kind == kind and usable_here(g, player, cid, ab)]
-    return found
+        found = table[key] = {k: [] for k in TRIGGERED_KINDS}
+        for cid in ability_sources(g, player):
+            if cards[cid].key in printed or cid in gainers:
+                for ab in abilities(g, cid):
+                    if ab.kind in found and usable_here(g, player, cid, ab):
+                        found[ab.kind].append((cid, ab))
+    return found[kind]
 
 
 def _gainers(g: Game, table: dict):
@@ -185,16 +195,18 @@ def _gainers(g: Game, table: dict):
 
 
 def _keys_with(g: Game, kind: str) -> frozenset[str]:
-    """Definitions with a printed ability of ``kind`` (``action``, ``response``): the index that
-    lets a card without one be skipped at every opportunity."""
+    """Definitions with a printed ability of ``kind`` (``action``, ``response``, ``passive``, or
+    ``triggered``: any of the three): the index that lets a card without one be skipped at every
+    opportunity."""
     index = g.__dict__.get("_kind_keys")
     if index is None or index[0] is not g.pool:
         index = g.__dict__["_kind_keys"] = (g.pool, {})
     found = index[1].get(kind)
     if found is None:
+        kinds = TRIGGERED_KINDS if kind == "triggered" else (kind,)
         found = index[1][kind] = frozenset(
             d.key for d in g.pool.values()
-            if any(isinstance(a, dict) and (a.get("kind") == kind or kind == "action" and "kind" not in a)
+            if any(isinstance(a, dict) and (a.get("kind") in kinds or "action" in kinds and "kind" not in a)
                    for a in d.abilities))
     return found
 
@@ -380,22 +392,31 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
 
 
 def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
-    """Passive abilities that new gates trigger (TIM-11: passives are mandatory)."""
-    out = []
+    """Passive abilities that new gates trigger (TIM-11: passives are mandatory), in seat order, then
+    the order of each player's cards and abilities, then the gates'."""
     if not gates:
-        return out
-    printed = _keys_with(g, "passive")  # only cards with a printed passive, or gaining abilities
-    gainers = _gainers(g, _table(g))
-    cards = g.state.cards
-    for p in g.state.players:
-        for cid in ability_sources(g, p.name):
-            if cards[cid].key not in printed and cid not in gainers:
-                continue
-            for ab in abilities(g, cid):
-                if ab.kind != "passive" or not usable_here(g, p.name, cid, ab):
-                    continue
-                for gt in gates:
-                    ctx = Ctx(cid, p.name, ab, gate=gt)
-                    if gate_matches(g, ab.when, gt, ctx) and condition_holds(g, ab.condition, ctx):
-                        out.append((cid, ab, gt, p.name))
-    return out
+        return []
+    index = _passive_index(g)
+    found = []
+    for k, gt in enumerate(gates):
+        for seq, name, cid, ab in index.get(gt.get("event"), ()):
+            ctx = Ctx(cid, name, ab, gate=gt)
+            if gate_matches(g, ab.when, gt, ctx) and condition_holds(g, ab.condition, ctx):
+                found.append((seq, k, cid, ab, gt, name))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [(cid, ab, gt, name) for _, _, cid, ab, gt, name in found]
+
+
+def _passive_index(g: Game) -> dict:
+    """Passive abilities usable now, by the event of their gate (``when.event``), each with its place
+    in seat, card and ability order: kept with the step indexes (``_table``)."""
+    table = _table(g)
+    found = table.get("passive_index")
+    if found is None:
+        found = table["passive_index"] = {}
+        seq = 0
+        for p in g.state.players:
+            for cid, ab in _kind_abilities(g, table, p.name, "passive"):
+                found.setdefault((ab.when or {}).get("event"), []).append((seq, p.name, cid, ab))
+                seq += 1
+    return found

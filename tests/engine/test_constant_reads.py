@@ -1,5 +1,5 @@
 """EFF-06: constants are recalculated whenever something they read changes. The engine settles them
-again only when the structure, the moribund marks or an aspect they read (``engine.abilities.reads``)
+again only when the structure or an aspect they read (``engine.abilities.reads``)
 has changed: these tests hold that classification to the vocabulary and to play."""
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def test_eff06_every_filter_and_condition_word_is_classified():
     ({"you_control": {"power_min": 1, "from": "deck"}}, {"target": "self"}, {"power", "piles"}),
     ({"self": {"not": {"kneeling": True}}}, {"target": "self"}, {"kneel"}),
     ({"self": {"any_of": [{"attacking": True}, {"trait": "Lord"}]}}, {"target": "self"}, {"challenge"}),
+    (None, {"target": {"all": {"type": "character", "moribund": False}}}, {"moribund"}),
     (None, {"target": {"all": {"type": "character", "controller": "loser"}}}, reads.EVERYTHING),
     ({"a_word_nobody_knows": True}, {"target": "self"}, reads.EVERYTHING),
     (None, {"target": {"all": {"a_key_nobody_knows": 1}}}, reads.EVERYTHING),
