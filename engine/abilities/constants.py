@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, immune_to, matches
+from engine.abilities.filters import candidates, immune_to, matches, maybe_immune
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KNEEL, MORIBUND, PILES, POWER, constant_reads,
-                                   filter_reads)
+from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER,
+                                   condition_stats, constant_reads, filter_reads, modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
-from engine.steady import memo
 from engine.state import Version, smemo
 
 if TYPE_CHECKING:
@@ -27,9 +26,12 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
         g._prohibit_keys = keys
     if not keys:
         return None
-    sources = memo(g, "prohibit_sources", lambda: [
-        (cid, c) for cid, c in g.state.cards.items()
-        if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown])
+    table = smemo(g.__dict__, g.state)
+    sources = table.get("prohibit_sources")
+    if sources is None:
+        sources = table["prohibit_sources"] = [
+            (cid, c) for cid, c in g.state.cards.items()
+            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown]
     for cid, c in sources:
         for ab in abilities(g, cid):
             p = ab.prohibit
@@ -252,10 +254,13 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             g.__dict__["_in_constants"] = False
             g.__dict__.pop("_constant_override", None)
 
-    if any(isinstance(ab.modify.get("target"), dict) for _, _, ab in constants):
+    # What the constants change, and what their targets and conditions read of it: a read of
+    # nothing they change gives the same answer before and after they apply, so it is not repeated.
+    changed, targets_read, conditions_read = _settle_reads(g, constants)
+    if targets_read & changed:
         mods_of = _seeing_constants(mods_of)  # core-b: target filters see what constants grant
     current = active_with(None)
-    if not any(ab.condition for _, _, ab in constants):
+    if not any(ab.condition for _, _, ab in constants) or not conditions_read & changed:
         return mods_of(current)
     seen = [current]
     for _ in range(16):
@@ -270,6 +275,26 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
         seen.append(following)
         current = following
     return mods_of(frozenset.intersection(*seen))
+
+
+def _settle_reads(g: Game, constants: list) -> tuple[frozenset, frozenset, frozenset]:
+    """(values the constants change, values their targets and counts read, values their conditions
+    read): ``engine.abilities.reads``. A target's immunity (IMM-06) reads its keywords."""
+    cache = g.__dict__.setdefault("_settle_reads", {})
+    changed: frozenset = frozenset()
+    targets: frozenset = frozenset()
+    conditions: frozenset = frozenset()
+    for _, _, ab in constants:
+        found = cache.get(id(ab))
+        if found is None or found[0] is not ab:
+            found = cache[id(ab)] = (ab, modify_stats(ab.modify), target_stats(ab.modify),
+                                     condition_stats(ab.condition))
+        changed |= found[1]
+        targets |= found[2]
+        conditions |= found[3]
+    if maybe_immune(g) != frozenset():
+        targets |= {KEYWORDS}
+    return changed, targets, conditions
 
 
 def terminal_conditions(g: Game, cid: int) -> list[dict]:
@@ -415,9 +440,12 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
     if not keys:
         return []
     out = []
-    sources = memo(g, ("keyed_sources", attr), lambda: [
-        (cid, c) for cid, c in g.state.cards.items()
-        if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown])
+    table = smemo(g.__dict__, g.state)  # where the cards are is structure: kept while no card moves
+    sources = table.get(("keyed_sources", attr))
+    if sources is None:
+        sources = table[("keyed_sources", attr)] = [
+            (cid, c) for cid, c in g.state.cards.items()
+            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown]
     for cid, c in sources:
         for ab in abilities(g, cid):
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):

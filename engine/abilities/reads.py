@@ -120,3 +120,97 @@ def constant_reads(condition: Any, modify: dict) -> frozenset:
         return EVERYTHING
     return condition_reads(condition) | selector_reads(modify.get("target", "self")) | \
         for_each_reads(modify.get("for_each"))
+
+
+# ---------------------------------------------------------------------------
+# Derived values: which of a card's values that constants change a filter reads
+# ---------------------------------------------------------------------------
+
+STRENGTH, ICONS, KEYWORDS, TRAITS = "strength", "icons", "keywords", "traits"
+ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS})
+"""The values of a card a constant can change (``Game.strength``, ``icons``, ``keywords``, ``traits``)."""
+
+FILTER_STATS: dict[str, frozenset] = {
+    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
+    **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed")},
+}
+"""Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
+
+MODIFY_STATS: dict[str, frozenset] = {
+    "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
+    "strength_per_attachment": frozenset({STRENGTH}),
+    "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
+    "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
+    "blank": frozenset({KEYWORDS}),  # a blank text box has no printed keywords
+    "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
+    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal")},
+}
+"""A constant's ``modify`` keys and the values they change."""
+
+
+def filter_stats(f: Any) -> frozenset:
+    """Which values constants change a filter reads."""
+    if not isinstance(f, dict):
+        return ALL_STATS
+    out: set = set()
+    for key, want in f.items():
+        if key in NESTED_FILTERS:
+            out |= filter_stats(want)
+        elif key == "any_of":
+            if not isinstance(want, list):
+                return ALL_STATS
+            for sub in want:
+                out |= filter_stats(sub)
+        elif key in FILTER_STATS:
+            out |= FILTER_STATS[key]
+        elif key not in FILTER_READS and key not in ("controller", "owner"):
+            return ALL_STATS
+    return frozenset(out)
+
+
+def condition_stats(cond: Any) -> frozenset:
+    """Which values constants change a condition reads."""
+    if not cond:
+        return _NONE
+    if not isinstance(cond, dict):
+        return ALL_STATS
+    out: set = set()
+    for key, want in cond.items():
+        if key in FILTER_CONDITIONS:
+            out |= filter_stats(want)
+        elif key not in CONDITION_READS:
+            return ALL_STATS
+    return frozenset(out)
+
+
+def target_stats(modify: Any) -> frozenset:
+    """Which values constants change a constant's target and count read."""
+    if not isinstance(modify, dict):
+        return ALL_STATS
+    sel = modify.get("target", "self")
+    if sel is None or sel in ("self", "host"):
+        out = _NONE
+    elif isinstance(sel, dict) and "all" in sel:
+        out = filter_stats(sel["all"]) if isinstance(sel["all"], dict) else _NONE
+    elif isinstance(sel, dict):
+        out = filter_stats(sel)
+    else:
+        return ALL_STATS
+    spec = modify.get("for_each")
+    if isinstance(spec, dict):
+        out = out | filter_stats(spec)
+    elif spec not in (None, "your_gold"):
+        return ALL_STATS
+    return out
+
+
+def modify_stats(modify: Any) -> frozenset:
+    """Which values a constant's ``modify`` changes."""
+    if not isinstance(modify, dict):
+        return ALL_STATS
+    out: set = set()
+    for key in modify:
+        if key not in MODIFY_STATS:
+            return ALL_STATS
+        out |= MODIFY_STATS[key]
+    return frozenset(out)

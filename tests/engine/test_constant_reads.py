@@ -83,3 +83,27 @@ def test_eff06_a_change_no_constant_reads_keeps_the_settled_constants(monkeypatc
     g.leave_play(ids["slayer"], "dead")
     assert g.strength(ids["sguard"]) == 2
     assert len(settles) == before + 1
+
+
+@pytest.mark.parametrize("modify, condition, changed, targets_read, conditions_read", [
+    ({"target": "host", "strength": 2}, None, {"strength"}, set(), set()),
+    ({"target": {"all": {"type": "character", "trait": "Asshai"}}, "strength": 1}, {"self": {"standing": True}},
+     {"strength"}, {"traits"}, set()),
+    ({"target": {"all": {"type": "character", "strength_max": 2}}, "cannot": ["stand"]}, {"phase": "standing"},
+     set(), {"strength"}, set()),
+    ({"target": "host", "add_keywords": ["stealth"], "blank": True}, {"host": {"icon": "power"}},
+     {"keywords"}, set(), {"icons"}),
+    ({"target": "self", "for_each": {"trait": "Direwolf"}, "strength": 1}, None, {"strength"}, {"traits"}, set()),
+    ({"target": "self", "a_modifier_nobody_knows": 1}, {"a_word_nobody_knows": 1}, reads.ALL_STATS, set(),
+     reads.ALL_STATS),
+])
+def test_eff06_what_a_constant_changes_and_reads_of_derived_values(modify, condition, changed, targets_read,
+                                                                   conditions_read):
+    assert reads.modify_stats(modify) == frozenset(changed)
+    assert reads.target_stats(modify) == frozenset(targets_read)
+    assert reads.condition_stats(condition) == frozenset(conditions_read)
+
+
+def test_eff06_every_modify_key_is_classified():
+    from engine.abilities.parse import CONSTANT_MODIFY
+    assert set(CONSTANT_MODIFY.keys) <= set(reads.MODIFY_STATS)
