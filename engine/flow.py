@@ -150,7 +150,28 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
         yield from apply_save_cancel(g, name, ev, answer)
         return True
 
+    if _everyone_would_pass(g, first, "save_cancel", ev):
+        return
     yield from until_all_pass(g, first, offer, stop=lambda: ev.cancelled)
+
+
+def _everyone_would_pass(g: Game, first: str, step: str, ev: Event | None = None) -> bool:
+    """With empty opportunities skipped (``Options.prompt_all`` off), a step where no player still in
+    the game has anything to play (no ability of the step's kind, no text by hand, no duplicate to
+    save with) would offer each an empty opportunity, answered with a pass: it ends at once, without
+    building the decisions (the same passes, in less time)."""
+    if g.options.prompt_all:
+        return False
+    for name in g.state.clockwise_from(first):
+        p = g.player(name)
+        if p.eliminated:
+            continue
+        if triggers.step_abilities(g, name, step) or manual.options(g, name, step=step, event=ev):
+            return False
+        if ev is not None and not ev.data.get("cannot_be_saved") and any(
+                g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims):
+            return False
+    return True
 
 
 def _living(g: Game, order: list[str]) -> int:
@@ -470,6 +491,8 @@ def response_step(g: Game, first: str) -> Flow:
         yield from card_passives(g)
         return True
 
+    if _everyone_would_pass(g, first, "response"):
+        return
     yield from until_all_pass(g, first, offer)
 
 

@@ -47,6 +47,22 @@ def smemo(owner: dict, state: Any) -> dict:
     return m[2]
 
 
+TEXT_ZONES = ("in_play", "attached", "house", "agenda", "revealed_plot")
+"""Where a card's text works (its constants, its restrictions): in play, attached, a House card, an agenda,
+a revealed plot."""
+
+
+def face_up_in_text_zones(owner: dict, state: Any) -> list:
+    """(id, card) of every face-up card in ``TEXT_ZONES``, in id order: found once per structure
+    (``smemo``), so the checks that look for cards whose text works walk these, not every card."""
+    table = smemo(owner, state)
+    found = table.get("face_up_in_text_zones")
+    if found is None:
+        found = table["face_up_in_text_zones"] = [(cid, c) for cid, c in state.cards.items()
+                                                  if c.zone in TEXT_ZONES and not c.facedown]
+    return found
+
+
 class TList(list):
     """A list that bumps ``Version`` whenever it changes."""
 

@@ -11,7 +11,7 @@ from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, 
                                    condition_stats, constant_reads, filter_reads, modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities
-from engine.state import Version, smemo
+from engine.state import Version, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -29,9 +29,8 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
     table = smemo(g.__dict__, g.state)
     sources = table.get("prohibit_sources")
     if sources is None:
-        sources = table["prohibit_sources"] = [
-            (cid, c) for cid, c in g.state.cards.items()
-            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown]
+        sources = table["prohibit_sources"] = [(cid, c) for cid, c in face_up_in_text_zones(g.__dict__, g.state)
+                                               if c.key in keys]
     for cid, c in sources:
         for ab in abilities(g, cid):
             p = ab.prohibit
@@ -65,9 +64,7 @@ def _constant_sources(g: Game) -> list[tuple[int, str]]:
 
 def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
     keys = _constant_keys(g)
-    return [(cid, c.controller) for cid, c in g.state.cards.items()
-            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot")
-            and not c.facedown]
+    return [(cid, c.controller) for cid, c in face_up_in_text_zones(g.__dict__, g.state) if c.key in keys]
 
 
 def _fingerprint(g: Game) -> tuple:
@@ -292,7 +289,9 @@ def _settle_reads(g: Game, constants: list) -> tuple[frozenset, frozenset, froze
         changed |= found[1]
         targets |= found[2]
         conditions |= found[3]
-    if maybe_immune(g) != frozenset():
+    maybe = maybe_immune(g)
+    if maybe is None or maybe[1] or maybe[0] and any(c.key in maybe[0]
+                                                     for _, c in face_up_in_text_zones(g.__dict__, g.state)):
         targets |= {KEYWORDS}
     return changed, targets, conditions
 
@@ -443,9 +442,8 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
     table = smemo(g.__dict__, g.state)  # where the cards are is structure: kept while no card moves
     sources = table.get(("keyed_sources", attr))
     if sources is None:
-        sources = table[("keyed_sources", attr)] = [
-            (cid, c) for cid, c in g.state.cards.items()
-            if c.key in keys and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot") and not c.facedown]
+        sources = table[("keyed_sources", attr)] = [(cid, c) for cid, c in face_up_in_text_zones(g.__dict__, g.state)
+                                                    if c.key in keys]
     for cid, c in sources:
         for ab in abilities(g, cid):
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
-from engine.state import smemo
+from engine.state import face_up_in_text_zones, smemo
 from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
                                        Words, filter_key)
 
@@ -210,8 +210,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     "Triggered effects" are actions and responses, not passives or constants (EFF-01)."""
     if cid == source:
         return False
-    maybe = maybe_immune(g)
-    if maybe is not None and cid not in maybe:
+    if not _may_be_immune(g, cid):
         return False
     imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
     if not imm:
@@ -225,10 +224,10 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     return bool(imm & covered)
 
 
-def maybe_immune(g: Game) -> frozenset[int] | None:
-    """The cards that may have an "immune to" keyword now (IMM-01), or None when any card may (a
-    constant in play can grant one): printed immunities and lasting effects that add one, kept
-    while the structure stays. Every other card is immune to nothing, without reading its keywords."""
+def maybe_immune(g: Game) -> tuple[frozenset, frozenset] | None:
+    """Who may have an "immune to" keyword now (IMM-01): (definitions printing one, cards a lasting
+    effect gives one), or None when any card may (a constant in play can grant one); kept while the
+    structure stays. Every other card is immune to nothing, without reading its keywords."""
     table = smemo(g.__dict__, g.state)
     if "maybe_immune" in table:
         return table["maybe_immune"]
@@ -240,16 +239,18 @@ def maybe_immune(g: Game) -> frozenset[int] | None:
                                     for a in d.abilities))
         keys = g.__dict__["_immune_keys"] = (printed, granting)
     printed, granting = keys
-    cards = g.state.cards
-    if any(c.key in granting and c.zone not in ("deck", "plot_deck", "hand", "discard", "dead", "used_plots")
-           for c in cards.values()):
+    if granting and any(c.key in granting for _, c in face_up_in_text_zones(g.__dict__, g.state)):
         found = None
     else:
-        found = frozenset({cid for cid, c in cards.items() if c.key in printed} |
-                          {e.target for e in g.state.effects if e.stat == "keyword+"
-                           and str(e.value).startswith("immune to ")})
+        found = (printed, frozenset(e.target for e in g.state.effects
+                                    if e.stat == "keyword+" and str(e.value).startswith("immune to ")))
     table["maybe_immune"] = found
     return found
+
+
+def _may_be_immune(g: Game, cid: int) -> bool:
+    maybe = maybe_immune(g)
+    return maybe is None or g.state.cards[cid].key in maybe[0] or cid in maybe[1]
 
 
 def cards_in_play(g: Game) -> list[int]:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
 from engine.abilities.parse import parse_abilities
-from engine.state import Version, memo, smemo
+from engine.state import Version, face_up_in_text_zones, memo, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -69,10 +69,6 @@ def text_modifiers_exist(g: Game) -> bool:
     return found
 
 
-TEXT_ZONES = ("in_play", "attached", "house", "agenda", "revealed_plot")
-"""Where a card's constants work (the zones of ``constants._constant_sources``)."""
-
-
 def text_modifiers_in_play(g: Game) -> bool:
     """Whether a card whose constant can blank a text box or grant abilities is in play now, face up
     (kept while the structure stays). When none is, every card's abilities are its printed ones less
@@ -85,7 +81,7 @@ def text_modifiers_in_play(g: Game) -> bool:
     found = False
     if text_modifiers_exist(g):
         keys = _text_modifier_keys(g)
-        found = any(c.key in keys and c.zone in TEXT_ZONES and not c.facedown for c in g.state.cards.values())
+        found = any(c.key in keys for _, c in face_up_in_text_zones(gd, g.state))
     gd["_text_mods_now"] = (Version.s, g.state, found)
     return found
 

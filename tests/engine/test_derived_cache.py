@@ -16,7 +16,8 @@ from engine.players import RandomPlayer
 from engine.state import CardInstance, Effect, GameState, Player, TList, Version
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
-CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now")
+CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
+          "_settle_reads")
 
 
 def snapshot(g) -> dict:
