@@ -17,7 +17,8 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map
+from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map, constants_change
+from engine.abilities.reads import ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 from engine.steady import memo as steady_memo
 
@@ -46,19 +47,59 @@ def _derived(freeze=None, constants: bool = True):
                 table = memo(d).setdefault("printed view", {})
             else:
                 m = d.get("_cmemo")  # constant_table's fast path, inlined: most reads end here
-                table = m[4] if m is not None and m[0] == Version.n and m[1] is self.state else self.constant_table()
+                if m is not None and m[0] == Version.n and m[1] is self.state:
+                    table = m[4]
+                elif stat is not None and stat not in constants_change(self):
+                    return _stat_free(self, fn, name, card_id, freeze)  # no constant in play changes it
+                else:
+                    table = self.constant_table()
             key = (name, card_id)
             try:
                 return table[key]
             except KeyError:
-                value = fn(self, card_id)
+                if d.get("_stat_free"):  # read inside a value worked out without the constants: this
+                    d["_stat_free"] = None  # one, kept with the constants, is worked out with them
+                    try:
+                        value = fn(self, card_id)
+                    finally:
+                        d["_stat_free"] = True
+                else:
+                    value = fn(self, card_id)
                 if freeze is not None:
                     value = freeze(value)
                 table[key] = value
                 return value
+        stat = STAT_OF.get(name)
         cached.__name__, cached.__doc__, cached.uncached = name, fn.__doc__, fn
         return cached
     return wrap
+
+
+STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank": KEYWORDS, "traits": TRAITS}
+"""The derived values constants can change, by what ``reads.modify_stats`` calls them (a blank text
+box has no printed keywords)."""
+
+
+def _stat_free(g: "Game", fn, name: str, card_id: int, freeze):
+    """A derived value no constant in play changes: worked out without the constants (so without
+    settling them) and kept while the structure stays (``state.smemo``). It equals the value with them."""
+    d = g.__dict__
+    table = smemo(d, g.state)
+    key = ("stat free", name, card_id)
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    held = d.get("_stat_free")
+    d["_stat_free"] = True
+    try:
+        value = fn(g, card_id)
+    finally:
+        d["_stat_free"] = held
+    if freeze is not None:
+        value = freeze(value)
+    table[key] = value
+    return value
 
 WIN_POWER = 15
 DOOMED_TO_ELIMINATE = 5
@@ -268,7 +309,12 @@ class Game:
         return self.defn(card_id).name
 
     def player(self, name: str) -> Player:
-        return self.state.player(name)
+        players = self.state.players
+        held = self.__dict__.get("_players_by_name")
+        if held is None or held[0] is not players or held[1] != Version.s:  # the seats are structure
+            held = self.__dict__["_players_by_name"] = (players, Version.s, {p.name: p for p in players})
+        found = held[2].get(name)
+        return found if found is not None else self.state.player(name)  # unknown: KeyError
 
     @property
     def first_player(self) -> str:

@@ -54,12 +54,25 @@ a revealed plot."""
 
 def face_up_in_text_zones(owner: dict, state: Any) -> list:
     """(id, card) of every face-up card in ``TEXT_ZONES``, in id order: found once per structure
-    (``smemo``), so the checks that look for cards whose text works walk these, not every card."""
+    (``smemo``), so the checks that look for cards whose text works walk these, not every card.
+    Cards in those zones are in play, attached to a card in play or to a House card, or a player's
+    House card, agenda or revealed plot (``engine.invariants``)."""
     table = smemo(owner, state)
     found = table.get("face_up_in_text_zones")
-    if found is None:
-        found = table["face_up_in_text_zones"] = [(cid, c) for cid, c in state.cards.items()
-                                                  if c.zone in TEXT_ZONES and not c.facedown]
+    if found is None:  # read from the players' lists, not by walking every card of every deck
+        cards = state.cards
+        ids = []
+        for p in state.players:
+            for cid in p.in_play:
+                ids.append(cid)
+                ids.extend(cards[cid].attachments)
+            if p.house_card is not None:
+                ids.append(p.house_card)
+                ids.extend(cards[p.house_card].attachments)
+            ids += [c for c in (p.agenda, p.revealed_plot) if c is not None]
+        found = table["face_up_in_text_zones"] = [
+            (cid, cards[cid]) for cid in sorted(set(ids))
+            if cards[cid].zone in TEXT_ZONES and not cards[cid].facedown]
     return found
 
 

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches, maybe_immune
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER,
-                                   condition_stats, constant_reads, filter_reads, modify_stats, target_stats)
+from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER, TRAITS,
+                                   condition_stats, constant_reads, filter_reads, filter_stats, modify_stats,
+                                   target_stats)
 from engine.abilities.selectors import select
-from engine.abilities.sources import abilities
+from engine.abilities.sources import abilities, text_modifiers_in_play
 from engine.state import Version, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
@@ -128,6 +129,25 @@ def attachment_reads(g: Game) -> frozenset:
     return found
 
 
+def attachment_stats(g: Game) -> frozenset:
+    """Which values constants change (``reads.filter_stats``) the attachment restrictions of any card
+    of the game read (computed once per game)."""
+    found = g.__dict__.get("_attachment_stats")
+    if found is None:
+        out: set = set()
+        stack = [a for d in g.pool.values() for a in d.abilities]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                if "attach_to" in item:
+                    out |= filter_stats(item["attach_to"])
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+        found = g.__dict__["_attachment_stats"] = frozenset(out)
+    return found
+
+
 def attachments_check_key(g: Game) -> tuple:
     """What decides whether every attachment's restriction is met (ATT-02, KW-08): the structure,
     the constants in force, the moribund marks and what the restrictions read. Equal keys, equal
@@ -139,7 +159,10 @@ def attachments_check_key(g: Game) -> tuple:
             g.state.cards[h].attachments for p in g.state.players for h in p.in_play)
     if not attached:  # nothing to check: the structure alone says so
         return g.state, None, (Version.s,)
-    cm = constant_map(g) if _constant_keys(g) else None
+    # the check reads keywords (No attachments), traits (Weapon), abilities (where it may go) and
+    # what the restrictions' filters read: the constants count only if they change one of these
+    needs = constants_change(g) & (attachment_stats(g) | {KEYWORDS, TRAITS})
+    cm = constant_map(g) if needs or text_modifiers_in_play(g) else None
     return g.state, cm, watch_values(g, attachment_reads(g) | {MORIBUND})  # a moribund attachment is not checked
 
 
@@ -159,16 +182,35 @@ def _watched_cards(st) -> list[int]:
 
 def _constant_reads(g: Game) -> frozenset:
     """The aspects the printed constants of the cards in play read (``reads.constant_reads``)."""
+    return _constants_in_play(g)[0]
+
+
+def constants_change(g: Game) -> frozenset:
+    """The values of cards (``reads.ALL_STATS``) the printed constants of the cards in play can change
+    (``reads.modify_stats``): a value none of them changes is read without settling them."""
+    return _constants_in_play(g)[1]
+
+
+def _constants_in_play(g: Game) -> tuple[frozenset, frozenset]:
+    """(what the constants in play read, what they change), kept while the structure stays."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("constants_in_play")
+    if found is not None:
+        return found
     d = g.__dict__
     held = d.get("_in_constants")
     d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
     try:
-        out: set = set()
-        for cid, _ in _constant_sources(g):
-            for ab in abilities(g, cid):
-                if ab.kind == "constant" and ab.modify is not None:
-                    out |= constant_reads(ab.condition, ab.modify)
-        return frozenset(out)
+        read: set = set()
+        changed: set = set()
+        if _constant_keys(g):
+            for cid, _ in _constant_sources(g):
+                for ab in abilities(g, cid):
+                    if ab.kind == "constant" and ab.modify is not None:
+                        read |= constant_reads(ab.condition, ab.modify)
+                        changed |= modify_stats(ab.modify)
+        found = table["constants_in_play"] = (frozenset(read), frozenset(changed))
+        return found
     finally:
         d["_in_constants"] = held
 
@@ -182,6 +224,8 @@ def constant_modifiers(g: Game, target: int) -> list[dict]:
         return override.get(target, [])  # while settling which constants apply (GEN-06)
     if g.__dict__.get("_in_constants"):
         return []  # a constant that reads a derived value does not see constants meanwhile
+    if g.__dict__.get("_stat_free"):
+        return []  # a value no constant in play changes (``Game`` derived values, ``constants_change``)
     if not _constant_keys(g):
         return []
     return constant_map(g).get(target, [])

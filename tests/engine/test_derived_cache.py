@@ -13,7 +13,7 @@ from engine.builder import new_game, practice_game
 from engine.decisions import GameOver
 from engine.game import Options
 from engine.players import RandomPlayer
-from engine.state import CardInstance, Effect, GameState, Player, TList, Version
+from engine.state import TEXT_ZONES, CardInstance, Effect, GameState, Player, TList, Version, face_up_in_text_zones
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
@@ -29,6 +29,9 @@ def snapshot(g) -> dict:
         out[cid] = (g.card_type(cid), g.strength(cid), frozenset(g.icons(cid)), frozenset(g.keywords(cid)),
                     frozenset(g.traits(cid)), g.is_blank(cid), tuple(a.index for a in abilities(g, cid)),
                     tuple(map(repr, g._constants(cid))))
+    out["face up, text working"] = tuple(cid for cid, _ in face_up_in_text_zones(g.__dict__, g.state))
+    assert out["face up, text working"] == tuple(
+        cid for cid, c in sorted(g.state.cards.items()) if c.zone in TEXT_ZONES and not c.facedown)
     for name in g.state.player_names:
         out[name] = (tuple(ability_sources(g, name)), tuple(g.in_play_cards(name)),
                      tuple((c, a.index) for step in ("action", "response", "save_cancel")
