@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches, maybe_immune
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER, TRAITS,
+from engine.abilities.reads import (ALL_STATS, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER,
                                    condition_stats, constant_reads, filter_reads, filter_stats, modify_stats,
                                    target_stats)
 from engine.abilities.selectors import select
@@ -148,6 +148,30 @@ def attachment_stats(g: Game) -> frozenset:
     return found
 
 
+def _constants_touch_attachments(g: Game) -> bool:
+    """Whether a constant in play can change whether an attachment may stay where it is: by changing
+    abilities (blank, gain), adding a "No attachments" keyword, removing a trait (Weapon), or changing
+    a value an attachment restriction reads (kept while the structure stays)."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("constants_touch_attachments")
+    if found is None:
+        changed = constants_change(g)
+        found = bool(changed & attachment_stats(g)) or changed == ALL_STATS or text_modifiers_in_play(g)
+        if not found and _constant_keys(g):
+            d = g.__dict__
+            held = d.get("_in_constants")
+            d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
+            try:
+                found = any(ab.kind == "constant" and isinstance(ab.modify, dict) and (
+                                ab.modify.get("remove_traits") or
+                                any(str(k).startswith("no attachments") for k in ab.modify.get("add_keywords") or ()))
+                            for cid, _ in _constant_sources(g) for ab in abilities(g, cid))
+            finally:
+                d["_in_constants"] = held
+        table["constants_touch_attachments"] = found
+    return found
+
+
 def attachments_check_key(g: Game) -> tuple:
     """What decides whether every attachment's restriction is met (ATT-02, KW-08): the structure,
     the constants in force, the moribund marks and what the restrictions read. Equal keys, equal
@@ -159,10 +183,9 @@ def attachments_check_key(g: Game) -> tuple:
             g.state.cards[h].attachments for p in g.state.players for h in p.in_play)
     if not attached:  # nothing to check: the structure alone says so
         return g.state, None, (Version.s,)
-    # the check reads keywords (No attachments), traits (Weapon), abilities (where it may go) and
-    # what the restrictions' filters read: the constants count only if they change one of these
-    needs = constants_change(g) & (attachment_stats(g) | {KEYWORDS, TRAITS})
-    cm = constant_map(g) if needs or text_modifiers_in_play(g) else None
+    # the check reads "No attachments" keywords, the Weapon trait, abilities (where an attachment
+    # may go) and what the restrictions' filters read: the constants count only if they change these
+    cm = constant_map(g) if _constants_touch_attachments(g) else None
     return g.state, cm, watch_values(g, attachment_reads(g) | {MORIBUND})  # a moribund attachment is not checked
 
 
