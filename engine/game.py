@@ -18,7 +18,7 @@ from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map, constants_change
-from engine.abilities.reads import ICONS, KEYWORDS, STRENGTH, TRAITS
+from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 from engine.steady import memo as steady_memo
 
@@ -75,7 +75,7 @@ def _derived(freeze=None, constants: bool = True):
     return wrap
 
 
-STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank": KEYWORDS, "traits": TRAITS}
+STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank": BLANK, "traits": TRAITS}
 """The derived values constants can change, by what ``reads.modify_stats`` calls them (a blank text
 box has no printed keywords)."""
 

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, matches, maybe_immune
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (ALL_STATS, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES, POWER,
-                                   condition_stats, constant_reads, filter_reads, filter_stats, modify_stats,
-                                   target_stats)
+from engine.abilities.reads import (ALL_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
+                                   POWER, condition_stats, constant_reads, filter_reads, filter_stats,
+                                   modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, text_modifiers_in_play
 from engine.state import Version, face_up_in_text_zones, smemo
@@ -290,9 +290,9 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             g.__dict__["_in_constants"] = True
         else:
             g.__dict__["_constant_override"] = applied
-        try:
+        try:  # a blank text box has no printed abilities, constants included (EFF-03, PLT-11)
             return frozenset(i for i, (cid, controller, ab) in enumerate(constants)
-                             if condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
+                             if not g.is_blank(cid) and condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
         finally:
             g.__dict__["_in_constants"] = False
             g.__dict__.pop("_constant_override", None)
@@ -324,7 +324,7 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
     if targets_read & changed:
         mods_of = _seeing_constants(mods_of)  # core-b: target filters see what constants grant
     current = active_with(None)
-    if not any(ab.condition for _, _, ab in constants) or not conditions_read & changed:
+    if not (conditions_read | {BLANK}) & changed:  # which apply reads their conditions and blanks
         return mods_of(current)
     seen = [current]
     for _ in range(16):

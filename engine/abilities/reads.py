@@ -126,9 +126,10 @@ def constant_reads(condition: Any, modify: dict) -> frozenset:
 # Derived values: which of a card's values that constants change a filter reads
 # ---------------------------------------------------------------------------
 
-STRENGTH, ICONS, KEYWORDS, TRAITS = "strength", "icons", "keywords", "traits"
-ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS})
-"""The values of a card a constant can change (``Game.strength``, ``icons``, ``keywords``, ``traits``)."""
+STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK = "strength", "icons", "keywords", "traits", "blank"
+ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
+"""The values of a card a constant can change (``Game.strength``, ``icons``, ``keywords``, ``traits``,
+``is_blank``)."""
 
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
@@ -141,7 +142,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "strength_per_attachment": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
-    "blank": frozenset({KEYWORDS}),  # a blank text box has no printed keywords
+    "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal")},
 }

@@ -92,7 +92,7 @@ def test_eff06_a_change_no_constant_reads_keeps_the_settled_constants(monkeypatc
     ({"target": {"all": {"type": "character", "strength_max": 2}}, "cannot": ["stand"]}, {"phase": "standing"},
      set(), {"strength"}, set()),
     ({"target": "host", "add_keywords": ["stealth"], "blank": True}, {"host": {"icon": "power"}},
-     {"keywords"}, set(), {"icons"}),
+     {"keywords", "blank"}, set(), {"icons"}),
     ({"target": "self", "for_each": {"trait": "Direwolf"}, "strength": 1}, None, {"strength"}, {"traits"}, set()),
     ({"target": "self", "a_modifier_nobody_knows": 1}, {"a_word_nobody_knows": 1}, reads.ALL_STATS, set(),
      reads.ALL_STATS),
