@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, immune_to, matches, maybe_immune
+from engine.abilities.filters import SOURCE_CLASS, candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (ALL_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
                                    POWER, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
-from engine.abilities.sources import abilities, text_modifiers_in_play
+from engine.abilities.sources import abilities, structural_text_mods
 from engine.state import Version, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
@@ -130,21 +130,26 @@ def attachment_reads(g: Game) -> frozenset:
 
 
 def attachment_stats(g: Game) -> frozenset:
-    """Which values constants change (``reads.filter_stats``) the attachment restrictions of any card
-    of the game read (computed once per game)."""
-    found = g.__dict__.get("_attachment_stats")
+    """Which values constants change (``reads.filter_stats``) the restrictions of the attachments in
+    play read (their printed ``attach_to``; gained text is left to ``structural_text_mods``), kept
+    while the structure stays."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("attachment_stats")
     if found is None:
         out: set = set()
-        stack = [a for d in g.pool.values() for a in d.abilities]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                if "attach_to" in item:
-                    out |= filter_stats(item["attach_to"])
-                stack.extend(item.values())
-            elif isinstance(item, (list, tuple)):
-                stack.extend(item)
-        found = g.__dict__["_attachment_stats"] = frozenset(out)
+        cards = g.state.cards
+        d = g.__dict__
+        held = d.get("_in_constants")
+        d["_in_constants"] = True  # printed abilities
+        try:
+            for cid, c in face_up_in_text_zones(d, g.state):
+                if c.zone == "attached":
+                    for ab in abilities(g, cid):
+                        if ab.attach_to is not None:
+                            out |= filter_stats(ab.attach_to)
+        finally:
+            d["_in_constants"] = held
+        found = table["attachment_stats"] = frozenset(out)
     return found
 
 
@@ -156,7 +161,7 @@ def _constants_touch_attachments(g: Game) -> bool:
     found = table.get("constants_touch_attachments")
     if found is None:
         changed = constants_change(g)
-        found = bool(changed & attachment_stats(g)) or changed == ALL_STATS or text_modifiers_in_play(g)
+        found = bool(changed & attachment_stats(g)) or changed == ALL_STATS or structural_text_mods(g) is None
         if not found and _constant_keys(g):
             d = g.__dict__
             held = d.get("_in_constants")
@@ -356,11 +361,41 @@ def _settle_reads(g: Game, constants: list) -> tuple[frozenset, frozenset, froze
         changed |= found[1]
         targets |= found[2]
         conditions |= found[3]
-    maybe = maybe_immune(g)
-    if maybe is None or maybe[1] or maybe[0] and any(c.key in maybe[0]
-                                                     for _, c in face_up_in_text_zones(g.__dict__, g.state)):
+    if _immunity_may_cut_constants(g, constants):
         targets |= {KEYWORDS}
     return changed, targets, conditions
+
+
+def _immunity_may_cut_constants(g: Game, constants: list) -> bool:
+    """Whether some card could be immune to one of these constants (IMM-06): an immunity the game's
+    cards print or grant, or a lasting effect gives, names what one of their sources is (its type's
+    abilities or effects, card effects, all)."""
+    words = g.__dict__.get("_immunity_words")
+    if words is None:  # printed, or added by any ability of the game's cards (computed once)
+        words = set()
+        for d in g.pool.values():
+            words |= {k[len("immune to "):] for k in d.keywords if k.startswith("immune to ")}
+            stack = list(d.abilities)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    stack.extend(item.values())
+                elif isinstance(item, (list, tuple)):
+                    stack.extend(item)
+                elif isinstance(item, str) and item.startswith("immune to "):
+                    words.add(item[len("immune to "):])
+        words = g.__dict__["_immunity_words"] = frozenset(words)
+    now = words | {str(e.value)[len("immune to "):] for e in g.state.effects
+                   if e.stat == "keyword+" and str(e.value).startswith("immune to ")}
+    if not now:
+        return False
+    for cid, _, _ in constants:
+        kind = g.card_type(cid)
+        covered = {SOURCE_CLASS.get(kind, ""), f"{kind} effects", "card effects", "all"}
+        covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
+        if now & covered:
+            return True
+    return False
 
 
 def terminal_conditions(g: Game, cid: int) -> list[dict]:

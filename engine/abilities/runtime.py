@@ -21,7 +21,7 @@ from engine.abilities.constants import _constant_keys, constant_map, toll_proble
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
-from engine.abilities.sources import abilities, ability_sources, text_modifiers_in_play, usable_here
+from engine.abilities.sources import abilities, ability_sources, structural_text_mods, usable_here
 from engine.decisions import Refused
 from engine.state import memo, smemo
 from engine.uniqueness import entry_problem
@@ -156,7 +156,7 @@ def _table(g: Game) -> dict:
     d = g.__dict__
     if "_constant_override" in d or d.get("_in_constants"):
         return memo(d)
-    if not text_modifiers_in_play(g):
+    if structural_text_mods(g) is not None:
         return smemo(d, g.state)
     return g.constant_table()
 
@@ -186,7 +186,10 @@ def _gainers(g: Game, table: dict):
     """Cards that gain abilities from constants now (EFF-03), kept in ``table`` (this version's)."""
     found = table.get("gainers")
     if found is None:
-        if text_modifiers_in_play(g) and _constant_keys(g):
+        text = structural_text_mods(g)
+        if text is not None:
+            found = {t for t, mods in text.items() if any(m.get("gain") for m in mods)}
+        elif _constant_keys(g):
             found = {t for t, mods in constant_map(g).items() if any(m.get("gain") for m in mods)}
         else:
             found = ()

@@ -5,6 +5,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.abilities.model import Ability
+from engine.abilities.filters import _may_be_immune
 from engine.abilities.parse import parse_abilities
 from engine.state import Version, face_up_in_text_zones, memo, smemo
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 def abilities(g: Game, cid: int) -> list[Ability]:
     """The card's parsed abilities (cached per definition). A facedown card has none."""
     gd = g.__dict__
-    held = gd.get("_abilities_now")  # (structure, state, table) while no text-modifying constant is in play
+    held = gd.get("_abilities_now")  # (structure, state, table) while the structure decides the text
     if held is not None and held[0] == Version.s and held[1] is g.state and not gd.get("_in_constants") \
             and "_constant_override" not in gd:
         found = held[2].get(cid)
@@ -28,16 +29,25 @@ def abilities(g: Game, cid: int) -> list[Ability]:
         printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
     if gd.get("_in_constants"):
         return printed
-    if not text_modifiers_in_play(g):
-        found = printed
+    text = structural_text_mods(g) if "_constant_override" not in gd else None
+    if text is not None:
+        mods = text.get(cid)
+        if mods:
+            found = _current(g, cid, printed, mods)
+        else:
+            found = printed
+            if printed and (g.is_facedown_attachment(cid) or
+                            any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
+                found = []
+        if held is None or held[0] != Version.s or held[1] is not g.state:
+            held = gd["_abilities_now"] = (Version.s, g.state, {})
+        held[2][cid] = found
+        return found
+    if not text_modifiers_in_play(g):  # while constants settle: the printed text less lasting blanks
         if printed and (g.is_facedown_attachment(cid) or
                         any(e.target == cid and e.stat == "blank" for e in g.state.effects)):
-            found = []
-        if "_constant_override" not in gd:
-            if held is None or held[0] != Version.s or held[1] is not g.state:
-                held = gd["_abilities_now"] = (Version.s, g.state, {})
-            held[2][cid] = found
-        return found
+            return []
+        return printed
     if "_constant_override" in gd:
         return _current(g, cid, printed)
     table = g.constant_table()
@@ -48,10 +58,12 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     return found
 
 
-def _current(g: Game, cid: int, printed: list[Ability]) -> list[Ability]:
-    """Printed abilities unless blanked, plus those gained from constants (EFF-03)."""
+def _current(g: Game, cid: int, printed: list[Ability], mods: list[dict] | None = None) -> list[Ability]:
+    """Printed abilities unless blanked, plus those gained from constants (EFF-03): ``mods``, or the
+    constants in force on the card."""
     n = len(printed)
-    mods = g._constants(cid)
+    if mods is None:
+        mods = g._constants(cid)
     if printed and g.is_blank(cid, mods):
         printed = []  # a blank text box has no printed abilities (EFF-03)
     gained = _gained(g, mods, n)
@@ -84,6 +96,56 @@ def text_modifiers_in_play(g: Game) -> bool:
         found = any(c.key in keys for _, c in face_up_in_text_zones(gd, g.state))
     gd["_text_mods_now"] = (Version.s, g.state, found)
     return found
+
+
+def structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
+    """The text modifiers (blank, gain) the constants in play apply, by card, when the structure alone
+    decides them, else None: kept while the structure stays. It decides them when every such constant
+    in play has no condition and targets its own card or its host, that card cannot be immune to it
+    (IMM-06), and no such constant blanks the card of another (a chain the settling of constants
+    works out, EFF-03). Then a card's abilities are read without settling the constants."""
+    gd = g.__dict__
+    held = gd.get("_text_structural")
+    if held is not None and held[0] == Version.s and held[1] is g.state:
+        return held[2]
+    found = _structural_text_mods(g)
+    gd["_text_structural"] = (Version.s, g.state, found)
+    return found
+
+
+def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
+    if not text_modifiers_in_play(g):
+        return {}
+    keys = _text_modifier_keys(g)
+    cache = g.__dict__.setdefault("_abilities", {})
+    out: dict[int, list[dict]] = {}
+    sources = set()
+    for cid, c in face_up_in_text_zones(g.__dict__, g.state):
+        if c.key not in keys:
+            continue
+        d = g.defn(cid)
+        printed = cache.get(d.key)
+        if printed is None:
+            printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+        if g.is_facedown_attachment(cid) or any(e.target == cid and e.stat == "blank" for e in g.state.effects):
+            continue  # a blank text box has no constants (EFF-03)
+        for ab in printed:
+            m = ab.modify
+            if ab.kind != "constant" or not isinstance(m, dict) or not ("gain" in m or "blank" in m):
+                continue
+            target = m.get("target", "self")
+            if ab.condition or target not in ("self", "host"):
+                return None
+            t = cid if target == "self" else c.attached_to
+            if t is None:
+                continue
+            if t != cid and _may_be_immune(g, t):
+                return None
+            out.setdefault(t, []).append(m)
+            sources.add(cid)
+    if any(m.get("blank") for t in sources for m in out.get(t, ())):
+        return None  # a text modifier blanked by another: left to the settling of constants
+    return out
 
 
 def _text_modifier_keys(g: Game) -> frozenset[str]:

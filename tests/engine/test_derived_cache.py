@@ -17,7 +17,7 @@ from engine.state import TEXT_ZONES, CardInstance, Effect, GameState, Player, TL
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
-          "_settle_reads")
+          "_settle_reads", "_text_structural")
 
 
 def snapshot(g) -> dict:
