@@ -400,10 +400,9 @@ class GameState(Tracked):
 
     def clockwise_from(self, name: str) -> list[str]:
         """Seat order starting with ``name`` (GEN-07), skipping eliminated players."""
-        names = self.player_names
-        i = names.index(name)
-        order = names[i:] + names[:i]
-        return [n for n in order if not self.player(n).eliminated]
+        players = self.players
+        i = [p.name for p in players].index(name)
+        return [p.name for p in players[i:] + players[:i] if not p.eliminated]
 
     def plot_holder(self, name: str) -> str:
         """The player whose plot deck and used pile ``name`` uses as his own now: himself, unless an

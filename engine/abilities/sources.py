@@ -188,7 +188,8 @@ def _ability_sources(g: Game, player: str) -> list[int]:
     from_hand = _from_hand_cards(g, p.hand)
     out += [c for c in p.hand if c in from_hand or g.card_type(c) == "event"]
     out += [x["card"] for x in g.state.granted if x["player"] == player and x["card"] not in out]
-    out += [c for c in p.dead if c in _from_dead_cards(g, p.dead)]
+    from_dead = _from_dead_cards(g, p.dead)
+    out += [c for c in p.dead if c in from_dead]
     out += [c for c in _from_pile_cards(g, p.discard + p.dead) if c not in out]
     return out
 
