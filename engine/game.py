@@ -17,7 +17,8 @@ from typing import Any, Generator
 from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
-from engine.abilities.constants import _constant_keys, attachments_check_key, constant_map, constants_change
+from engine.abilities.constants import (_constant_keys, attachments_check_key, constant_map, constants_change,
+                                        constants_touch)
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
 from engine.steady import memo as steady_memo
@@ -436,7 +437,17 @@ class Game:
         return self._netted(card_id, printed, "trait+", "trait-", "add_traits", "remove_traits")
 
     def has_keyword(self, card_id: int, keyword: str) -> bool:
-        return keyword in self.keywords(card_id)
+        """The card has the keyword now. When no constant in play adds or takes it away (or blanks),
+        printed keywords and lasting effects answer, without settling the constants."""
+        if constants_touch(self, KEYWORDS, keyword):
+            return keyword in self.keywords(card_id)
+        return keyword in _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
+
+    def has_trait(self, card_id: int, trait: str) -> bool:
+        """The card has the trait now (printed or gained), read like ``has_keyword``."""
+        if constants_touch(self, TRAITS, trait):
+            return trait in self.traits(card_id)
+        return trait in _stat_free(self, Game.traits.uncached, "traits", card_id, frozenset)
 
     def total_power(self, name: str) -> int:
         """House power plus power on characters the player controls in play (C-19)."""

@@ -8,7 +8,7 @@ from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import SOURCE_CLASS, candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (ALL_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
-                                   POWER, condition_stats, constant_reads, filter_reads, filter_stats,
+                                   POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, structural_text_mods
@@ -219,8 +219,19 @@ def constants_change(g: Game) -> frozenset:
     return _constants_in_play(g)[1]
 
 
-def _constants_in_play(g: Game) -> tuple[frozenset, frozenset]:
-    """(what the constants in play read, what they change), kept while the structure stays."""
+def constants_touch(g: Game, stat: str, value: str) -> bool:
+    """Whether a constant in play can add or take away this keyword (``KEYWORDS``) or trait
+    (``TRAITS``) from some card: a blank takes keywords, not traits (EFF-03). When none can, whether
+    a card has it is read without settling the constants."""
+    _, changed, touched = _constants_in_play(g)
+    if changed == ALL_STATS or stat == KEYWORDS and BLANK in changed:
+        return True
+    return (stat, value) in touched
+
+
+def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
+    """(what the constants in play read, what they change, the (stat, keyword or trait) they add or
+    take away), kept while the structure stays."""
     table = smemo(g.__dict__, g.state)
     found = table.get("constants_in_play")
     if found is not None:
@@ -231,13 +242,19 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset]:
     try:
         read: set = set()
         changed: set = set()
+        touched: set = set()
         if _constant_keys(g):
             for cid, _ in _constant_sources(g):
                 for ab in abilities(g, cid):
-                    if ab.kind == "constant" and ab.modify is not None:
-                        read |= constant_reads(ab.condition, ab.modify)
-                        changed |= modify_stats(ab.modify)
-        found = table["constants_in_play"] = (frozenset(read), frozenset(changed))
+                    m = ab.modify
+                    if ab.kind == "constant" and m is not None:
+                        read |= constant_reads(ab.condition, m)
+                        changed |= modify_stats(m)
+                        if isinstance(m, dict):
+                            for key, stat in (("add_keywords", KEYWORDS), ("remove_keywords", KEYWORDS),
+                                              ("add_traits", TRAITS), ("remove_traits", TRAITS)):
+                                touched |= {(stat, v) for v in m.get(key) or ()}
+        found = table["constants_in_play"] = (frozenset(read), frozenset(changed), frozenset(touched))
         return found
     finally:
         d["_in_constants"] = held
@@ -524,7 +541,7 @@ def cannot_be(g: Game, cid: int, what: str) -> bool:
 def weapon_only_problem(g: Game, attachment: int, host: int) -> str | None:
     """KW-08, KW-10: a card with "No attachments except Weapon" takes only attachments with the Weapon
     trait (duplicates are not attachments)."""
-    if g.has_keyword(host, "no attachments except weapon") and "Weapon" not in g.traits(attachment):
+    if g.has_keyword(host, "no attachments except weapon") and not g.has_trait(attachment, "Weapon"):
         return f"{g.name(host)} takes only Weapon attachments (KW-08)"
 
 

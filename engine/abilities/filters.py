@@ -53,7 +53,7 @@ def _type(g, cid, want, ctx):
 
 @filter_key("trait", OneOrList(Text("TRAIT")), "has the trait (any of a list), printed or gained")
 def _trait(g, cid, want, ctx):
-    return any(t in g.traits(cid) for t in _listed(want))
+    return any(g.has_trait(cid, t) for t in _listed(want))
 
 
 @filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House")

@@ -4,7 +4,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.abilities.model import Ability
+from engine.abilities.conditions import condition_holds
+from engine.abilities.model import Ability, Ctx
+from engine.abilities.reads import condition_reads, condition_stats
 from engine.abilities.filters import _may_be_immune
 from engine.abilities.parse import parse_abilities
 from engine.state import Version, face_up_in_text_zones, memo, smemo
@@ -101,7 +103,8 @@ def text_modifiers_in_play(g: Game) -> bool:
 def structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
     """The text modifiers (blank, gain) the constants in play apply, by card, when the structure alone
     decides them, else None: kept while the structure stays. It decides them when every such constant
-    in play has no condition and targets its own card or its host, that card cannot be immune to it
+    in play targets its own card or its host, has no condition or one that reads only the structure
+    and no value a constant changes (``engine.abilities.reads``), its target cannot be immune to it
     (IMM-06), and no such constant blanks the card of another (a chain the settling of constants
     works out, EFF-03). Then a card's abilities are read without settling the constants."""
     gd = g.__dict__
@@ -134,8 +137,13 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
             if ab.kind != "constant" or not isinstance(m, dict) or not ("gain" in m or "blank" in m):
                 continue
             target = m.get("target", "self")
-            if ab.condition or target not in ("self", "host"):
+            if target not in ("self", "host"):
                 return None
+            if ab.condition:  # decided now if it reads only the structure, and no value constants change
+                if condition_reads(ab.condition) or condition_stats(ab.condition) & _constants.constants_change(g):
+                    return None
+                if not condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
+                    continue
             t = cid if target == "self" else c.attached_to
             if t is None:
                 continue
@@ -243,3 +251,6 @@ def _from_dead_cards(g: Game, dead: list[int]) -> set[int]:
                 if any(isinstance(a, dict) and a.get("from_dead") for a in d.abilities)}
         g._from_dead_keys = keys
     return {c for c in dead if g.card(c).key in keys} if keys else set()
+
+
+from engine.abilities import constants as _constants  # noqa: E402  (constants imports this module)
