@@ -130,13 +130,14 @@ def until_all_pass(g: Game, first: str, offer, *, stop=lambda: False) -> Flow:
     in succession (TIM-03, TIM-09). ``offer(name)`` asks and acts; it returns True if the player
     did something, which gives everyone another opportunity."""
     order = g.state.clockwise_from(first)
+    seats = [g.player(n) for n in order]
     passes, i = 0, 0
-    while passes < _living(g, order) and not stop():
-        name = order[i % len(order)]
+    while passes < sum(1 for p in seats if not p.eliminated) and not stop():
+        p = seats[i % len(seats)]
         i += 1
-        if g.player(name).eliminated:
+        if p.eliminated:
             continue  # an eliminated player takes no more turns (WIN-04, WIN-07)
-        acted = yield from offer(name)
+        acted = yield from offer(p.name)
         passes = 0 if acted else passes + 1
 
 
@@ -172,11 +173,6 @@ def _everyone_would_pass(g: Game, first: str, step: str, ev: Event | None = None
                 g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims):
             return False
     return True
-
-
-def _living(g: Game, order: list[str]) -> int:
-    """Players still in the game: an eliminated player takes no more turns (WIN-04, WIN-07)."""
-    return sum(1 for n in order if not g.player(n).eliminated)
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:

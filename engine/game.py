@@ -76,6 +76,26 @@ def _derived(freeze=None, constants: bool = True):
     return wrap
 
 
+def _markable(g: "Game") -> list[int]:
+    """Cards that can be moribund (MOR-01): in play, attached (to a card in play or a House card),
+    duplicates, and events being played. A card that moves to a pile loses its mark (``_to_pile``).
+    Kept while the structure stays, so step 6 does not walk every card of every deck."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("markable")
+    if found is None:
+        cards = g.state.cards
+        found = []
+        for p in g.state.players:
+            hosts = list(p.in_play) + ([p.house_card] if p.house_card is not None else [])
+            for cid in hosts:
+                found.append(cid)
+                found.extend(cards[cid].attachments)
+                found.extend(cards[cid].duplicates)
+            found.extend(p.played)
+        table["markable"] = found
+    return found
+
+
 STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank": BLANK, "traits": TRAITS}
 """The derived values constants can change, by what ``reads.modify_stats`` calls them (a blank text
 box has no printed keywords)."""
@@ -679,7 +699,8 @@ class Game:
 
     def resolve_moribund(self) -> None:
         """Step 6: every moribund card leaves play together, to its owner's pile (MOR-07)."""
-        marked = [cid for cid, c in self.state.cards.items() if c.moribund is not None]
+        cards = self.state.cards
+        marked = sorted(cid for cid in _markable(self) if cards[cid].moribund is not None)
         for cid in marked:
             c = self.card(cid)
             if c.moribund is None or c.zone not in ("in_play", "attached", "played"):

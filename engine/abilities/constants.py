@@ -232,11 +232,10 @@ def constants_touch(g: Game, stat: str, value: str) -> bool:
 def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
     """(what the constants in play read, what they change, the (stat, keyword or trait) they add or
     take away), kept while the structure stays."""
-    table = smemo(g.__dict__, g.state)
-    found = table.get("constants_in_play")
-    if found is not None:
-        return found
     d = g.__dict__
+    now = d.get("_constants_in_play")
+    if now is not None and now[0] == Version.s and now[1] is g.state:
+        return now[2]
     held = d.get("_in_constants")
     d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
     try:
@@ -254,7 +253,8 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
                             for key, stat in (("add_keywords", KEYWORDS), ("remove_keywords", KEYWORDS),
                                               ("add_traits", TRAITS), ("remove_traits", TRAITS)):
                                 touched |= {(stat, v) for v in m.get(key) or ()}
-        found = table["constants_in_play"] = (frozenset(read), frozenset(changed), frozenset(touched))
+        found = (frozenset(read), frozenset(changed), frozenset(touched))
+        d["_constants_in_play"] = (Version.s, g.state, found)
         return found
     finally:
         d["_in_constants"] = held
