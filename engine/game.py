@@ -38,6 +38,8 @@ def _derived(freeze=None, constants: bool = True):
                 return fn(self, card_id, *rest)
             if not constants:
                 table = smemo(d, self.state)  # reads the structure only (Version.s)
+            elif d.get("_stat_free"):  # read while working out a value the constants do not change
+                return _stat_free(self, fn, name, card_id, freeze)
             elif "_constant_override" in d:
                 view = d["_constant_override"]
                 held = d.get("_view_memo")
@@ -58,14 +60,7 @@ def _derived(freeze=None, constants: bool = True):
             try:
                 return table[key]
             except KeyError:
-                if d.get("_stat_free"):  # read inside a value worked out without the constants: this
-                    d["_stat_free"] = None  # one, kept with the constants, is worked out with them
-                    try:
-                        value = fn(self, card_id)
-                    finally:
-                        d["_stat_free"] = True
-                else:
-                    value = fn(self, card_id)
+                value = fn(self, card_id)
                 if freeze is not None:
                     value = freeze(value)
                 table[key] = value
@@ -103,7 +98,10 @@ box has no printed keywords)."""
 
 def _stat_free(g: "Game", fn, name: str, card_id: int, freeze):
     """A derived value no constant in play changes: worked out without the constants (so without
-    settling them) and kept while the structure stays (``state.smemo``). It equals the value with them."""
+    settling them) and kept while the structure stays (``state.smemo``). It equals the value with them.
+    The values it reads meanwhile are worked out the same way: the constants do not change them either
+    (a constant that blanks, adds or takes keywords or traits from this card sends the reader to the
+    value with the constants: ``has_keyword``, ``has_trait``, ``STAT_OF``)."""
     d = g.__dict__
     table = smemo(d, g.state)
     key = ("stat free", name, card_id)
@@ -459,13 +457,13 @@ class Game:
     def has_keyword(self, card_id: int, keyword: str) -> bool:
         """The card has the keyword now. When no constant in play adds or takes it away (or blanks),
         printed keywords and lasting effects answer, without settling the constants."""
-        if constants_touch(self, KEYWORDS, keyword):
+        if constants_touch(self, KEYWORDS, keyword, card_id):
             return keyword in self.keywords(card_id)
         return keyword in _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
 
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""
-        if constants_touch(self, TRAITS, trait):
+        if constants_touch(self, TRAITS, trait, card_id):
             return trait in self.traits(card_id)
         return trait in _stat_free(self, Game.traits.uncached, "traits", card_id, frozenset)
 

@@ -41,7 +41,8 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
-    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid))  # +1 penalty; negative: reducer
+    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \
+        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)

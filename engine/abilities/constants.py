@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import SOURCE_CLASS, candidates, immune_to, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (ALL_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
+from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
                                    POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
@@ -160,8 +160,8 @@ def _constants_touch_attachments(g: Game) -> bool:
     table = smemo(g.__dict__, g.state)
     found = table.get("constants_touch_attachments")
     if found is None:
-        changed = constants_change(g)
-        found = bool(changed & attachment_stats(g)) or changed == ALL_STATS or structural_text_mods(g) is None
+        found = bool(constants_change(g) & attachment_stats(g)) or ("unknown",) in _constants_in_play(g)[2] \
+            or structural_text_mods(g) is None
         if not found and _constant_keys(g):
             d = g.__dict__
             held = d.get("_in_constants")
@@ -219,19 +219,29 @@ def constants_change(g: Game) -> frozenset:
     return _constants_in_play(g)[1]
 
 
-def constants_touch(g: Game, stat: str, value: str) -> bool:
+def constants_touch(g: Game, stat: str, value: str, cid: int | None = None) -> bool:
     """Whether a constant in play can add or take away this keyword (``KEYWORDS``) or trait
-    (``TRAITS``) from some card: a blank takes keywords, not traits (EFF-03). When none can, whether
-    a card has it is read without settling the constants."""
+    (``TRAITS``) from card ``cid`` (any card: None): a blank takes keywords, not traits (EFF-03), and
+    only from the cards it blanks when the structure decides them (``structural_text_mods``). When
+    none can, whether a card has it is read without settling the constants."""
     _, changed, touched = _constants_in_play(g)
-    if changed == ALL_STATS or stat == KEYWORDS and BLANK in changed:
+    if ("unknown",) in touched or (stat, value) in touched:
         return True
-    return (stat, value) in touched
+    if stat == KEYWORDS and BLANK in changed:
+        text = structural_text_mods(g)
+        return text is None or cid is None or any(m.get("blank") for m in text.get(cid, ()))
+    return False
+
+
+def constants_modify(g: Game, key: str) -> bool:
+    """Whether a constant in play has this ``modify`` key (``gold_penalty``, ``cannot``...): when
+    none has, what it would change is read without settling the constants."""
+    return ("modify", key) in _constants_in_play(g)[2]
 
 
 def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
     """(what the constants in play read, what they change, the (stat, keyword or trait) they add or
-    take away), kept while the structure stays."""
+    take away and ("modify", key) for each key of their ``modify``), kept while the structure stays."""
     d = g.__dict__
     now = d.get("_constants_in_play")
     if now is not None and now[0] == Version.s and now[1] is g.state:
@@ -253,6 +263,9 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
                             for key, stat in (("add_keywords", KEYWORDS), ("remove_keywords", KEYWORDS),
                                               ("add_traits", TRAITS), ("remove_traits", TRAITS)):
                                 touched |= {(stat, v) for v in m.get(key) or ()}
+                            touched |= {("modify", key) for key in m}
+                            if any(key not in MODIFY_STATS for key in m):
+                                touched.add(("unknown",))  # a word this module cannot read: it may change anything
         found = (frozenset(read), frozenset(changed), frozenset(touched))
         d["_constants_in_play"] = (Version.s, g.state, found)
         return found

@@ -147,7 +147,7 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
             t = cid if target == "self" else c.attached_to
             if t is None:
                 continue
-            if t != cid and _may_be_immune(g, t):
+            if t != cid and _may_be_immune(g, t) and _constants._immunity_may_cut_constants(g, [(cid, None, ab)]):
                 return None
             out.setdefault(t, []).append(m)
             sources.add(cid)
