@@ -717,10 +717,15 @@ def plot_phase(g: Game) -> Flow:
     if triggers.allowed(g, "actions_before_reveal"):  # core-d: Dragonstone Port
         yield from framework_window(g, "plots are chosen", [Event("choose plots", initiate=choose_plots)])
         st.counters["plots_chosen"] = st.phase_serial
+        closed = False
         try:
             yield from player_actions(g)
+        except GeneratorExit:
+            closed = True  # the game itself was dropped: its state stays as it stood
+            raise
         finally:
-            st.counters.pop("plots_chosen", None)
+            if not closed:
+                st.counters.pop("plots_chosen", None)
         choose_plots = None
     yield from framework_window(g, "plots revealed", [
         Event("choose and reveal plots", initiate=choose_plots, execute=reveal),
@@ -932,6 +937,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     yield from framework_window(g, "attackers are declared",
                                 [Event("declare challenge", execute=declare),
                                  Event("kneel attackers", execute=kneel_attackers)])
+    closed = False
     try:
         if no_participants(g):
             return
@@ -977,9 +983,13 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
         if no_participants(g):
             return
         yield from resolution(g, ch)
+    except GeneratorExit:
+        closed = True  # the game itself was dropped mid-challenge: its state stays as it stood
+        raise
     finally:
-        ch.ended = True  # resolved or not, nobody is attacking or defending any more
-        g.expire("challenge")
+        if not closed:
+            ch.ended = True  # resolved or not, nobody is attacking or defending any more
+            g.expire("challenge")
 
 
 def resolution(g: Game, ch: Challenge) -> Flow:

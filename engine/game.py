@@ -661,6 +661,8 @@ class Game:
         c = self.card(cid)
         if c.moribund is not None:
             return False
+        if c.zone not in ("in_play", "attached", "played"):
+            return False  # it left play meanwhile (WIN-07: its player is out): nothing to remove
         if destination == "dead" and self.cannot(cid, "be_killed"):
             self.log(f"{self.name(cid)} cannot be killed")
             return False

@@ -119,13 +119,14 @@ def _ability(g: Game, cid: Any, n: Any) -> TextAbility:
 
 def _sources(g: Game, player: str) -> list[int]:
     """Cards whose text ``player`` may use by hand: in play (moribund too, MOR-02), House card,
-    agenda, revealed plot, and events in hand (kept while the structure stays, ``state.smemo``)."""
+    agenda, revealed plot, and events in hand (kept while the structure stays, ``state.smemo``: the
+    list is shared, callers only read it)."""
     table = smemo(g.__dict__, g.state)
     key = ("by_hand_sources", player)
     found = table.get(key)
     if found is None:
         found = table[key] = _find_sources(g, player)
-    return list(found)
+    return found
 
 
 def _find_sources(g: Game, player: str) -> list[int]:

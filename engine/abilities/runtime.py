@@ -107,15 +107,29 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
     """Abilities ``player`` could trigger in this step (``action``, ``save_cancel``, ``response``),
     costs and restrictions considered; targets are checked when an answer comes."""
     out: list[Opportunity] = []
+    found = step_abilities(g, player, step)
+    if not found:
+        return out
     window = g.state.window
-    for cid, ab in step_abilities(g, player, step):
-        ctx = Ctx(cid, player, ab, event=event)
+    open_gates: list = []
+    if step == "response":
+        open_gates = list(enumerate(window.gates)) if window else []
+    elif step == "save_cancel":
+        open_gates = [(None, gt) for gt in save_cancel_gates(g, event)]
+    events = {gt.get("event") for _, gt in open_gates}  # a gate answers only its own event (gate_matches)
+    for cid, ab in found:
         gates: list[tuple[int | None, dict | None]] = [(None, None)]
-        if step == "response":
-            gates = [(i, gt) for i, gt in enumerate(window.gates) if gate_matches(g, ab.when, gt, ctx)
-                     and f"{cid}:{ab.index}:{i}" not in window.used] if window else []
-        elif step == "save_cancel":
-            gates = [(None, gt) for gt in save_cancel_gates(g, event) if gate_matches(g, ab.when, gt, ctx)]
+        if step != "action":
+            if (ab.when or {}).get("event") not in events:
+                continue
+            ctx = Ctx(cid, player, ab, event=event)
+            if step == "response":
+                gates = [(i, gt) for i, gt in open_gates if gate_matches(g, ab.when, gt, ctx)
+                         and f"{cid}:{ab.index}:{i}" not in window.used]
+            else:
+                gates = [(None, gt) for _, gt in open_gates if gate_matches(g, ab.when, gt, ctx)]
+        else:
+            ctx = Ctx(cid, player, ab, event=event)
         for i, gt in gates:
             ctx.gate = gt
             if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \

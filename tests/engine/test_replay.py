@@ -244,3 +244,27 @@ def test_a_scenario_replay_keeps_the_games_options():
     again = replay(sc.game)
     assert again.options.prompt_all is False
     assert again.state.digest() == sc.game.state.digest()
+
+
+def test_a_dropped_game_leaves_its_state_as_it_stood():
+    """A game dropped in the middle of a challenge (its flow closed by the garbage collector) must not
+    touch its state: a replay, a save or the table may still hold that state (found by a replay test
+    whose answer fell mid-collection: the challenge's clean-up marked it ended)."""
+    import gc
+
+    from engine.builder import practice_game
+    from engine.decisions import GameOver
+    from engine.game import Options
+    from engine.players import RandomPlayer
+
+    game = practice_game(seed=12, players=("Alice", "Bob"), options=Options(prompt_all=False))
+    players = {n: RandomPlayer(seed=i) for i, n in enumerate(game.state.player_names)}
+    while game.state.challenge is None or game.state.challenge.ended:
+        assert not isinstance(game.advance(), GameOver)
+        players[game.advance().player].play_turn(game)
+    state = game.state
+    before = state.digest()
+    del game, players
+    gc.collect()
+    assert state.challenge is not None and not state.challenge.ended
+    assert state.digest() == before
