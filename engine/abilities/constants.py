@@ -153,6 +153,44 @@ def attachment_stats(g: Game) -> frozenset:
     return found
 
 
+def attachment_trait_polarity(g: Game) -> frozenset:
+    """How the restrictions of the attachments in play read traits: "+" (the host must have one),
+    "-" (it must not: under ``not``), kept while the structure stays."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("attachment_trait_polarity")
+    if found is None:
+        out: set = set()
+
+        def walk(f, positive: bool) -> None:
+            if not isinstance(f, dict):
+                out.update("+-")
+                return
+            for key, want in f.items():
+                if key == "trait":
+                    out.add("+" if positive else "-")
+                elif key == "not":
+                    walk(want, not positive)
+                elif key in ("has_attachment", "attached_to"):
+                    walk(want, positive)
+                elif key == "any_of":
+                    for sub in want if isinstance(want, list) else [None]:
+                        walk(sub, positive)
+
+        d = g.__dict__
+        held = d.get("_in_constants")
+        d["_in_constants"] = True  # printed abilities
+        try:
+            for cid, c in face_up_in_text_zones(d, g.state):
+                if c.zone == "attached":
+                    for ab in abilities(g, cid):
+                        if ab.attach_to is not None:
+                            walk(ab.attach_to, True)
+        finally:
+            d["_in_constants"] = held
+        found = table["attachment_trait_polarity"] = frozenset(out)
+    return found
+
+
 def _constants_touch_attachments(g: Game) -> bool:
     """Whether a constant in play can change whether an attachment may stay where it is: by changing
     abilities (blank, gain), adding a "No attachments" keyword, removing a trait (Weapon), or changing
@@ -160,8 +198,12 @@ def _constants_touch_attachments(g: Game) -> bool:
     table = smemo(g.__dict__, g.state)
     found = table.get("constants_touch_attachments")
     if found is None:
-        found = bool(constants_change(g) & attachment_stats(g)) or ("unknown",) in _constants_in_play(g)[2] \
-            or structural_text_mods(g) is None
+        read = constants_change(g) & attachment_stats(g)
+        touched = _constants_in_play(g)[2]
+        if read == {TRAITS}:  # a trait a restriction asks for is lost only by removing one (below),
+            # one it forbids (``not``) is gained only by adding one
+            read = read if ("modify", "add_traits") in touched and "-" in attachment_trait_polarity(g) else set()
+        found = bool(read) or ("unknown",) in touched or structural_text_mods(g) is None
         if not found and _constant_keys(g):
             d = g.__dict__
             held = d.get("_in_constants")
