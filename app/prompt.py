@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QSpinBox, QToolButton, QVBoxLayout, QWidget)
@@ -113,6 +113,56 @@ class ElidedLabel(QLabel):
                                              self.width())
         p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
         p.end()
+
+
+class AnswerRow(QScrollArea):
+    """The prompt bar's row of answer controls (``row``, a horizontal layout). It asks for the width of its
+    controls up to ``MOST`` pixels; controls beyond that scroll sideways (a thin scroll bar, the mouse
+    wheel), so the row never makes the window wider than a screen."""
+
+    BAR = 8
+    MOST = 900
+    """The most width the row asks for (its controls as wide as that show whole, as before); beyond it
+    they scroll."""
+
+    def __init__(self):
+        super().__init__()
+        inner = QWidget()
+        inner.setObjectName("answer-row")
+        self.row = QHBoxLayout(inner)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.setAlignment(Qt.AlignmentFlag.AlignTop)  # where the row was before it scrolled
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet(f"QScrollArea, #answer-row {{ background: transparent; }}"
+                           f"QScrollBar:horizontal {{ height: {self.BAR}px; }}")
+        inner.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # new controls: the bar lays the row out again at their height
+        return super().eventFilter(watched, event)
+
+    def _height(self) -> int:
+        return self.widget().minimumSizeHint().height() + self.BAR
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(min(self.widget().minimumSizeHint().width(), self.MOST), self._height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(min(self.widget().sizeHint().width(), self.MOST), self._height())
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        bar = self.horizontalScrollBar()
+        if bar.isVisible() and event.angleDelta().y():
+            bar.setValue(bar.value() - event.angleDelta().y())
+            event.accept()
+            return
+        super().wheelEvent(event)
 
 
 class WindowStepper(QWidget):
@@ -290,6 +340,8 @@ class PromptBar(QFrame):
     """The bar's height for a question and a row of buttons; it grows by the strip's height only
     while a strip of cards is shown (plots to choose, a deck searched), then shrinks back."""
     HEIGHT = STRIP_H + 78
+    WORD_BUTTONS = 6
+    """Up to this many words to choose from get a button each; more get a list (``_word_list``)."""
 
     def __init__(self, controller, face_of, on_table=lambda cid: True):
         """``face_of(card_id)`` gives the CardFace to draw (the table's view of a card);
@@ -340,8 +392,14 @@ class PromptBar(QFrame):
         self.strip_area.setStyleSheet("background: transparent;")
         self.strip_area.hide()
         answer.addWidget(self.strip_area, 3)
-        self.row = QHBoxLayout()
-        answer.addLayout(self.row, 3)
+        self._answer = answer
+        self._host = None
+        """The table's view when strips show over it (``float_strip``); None: they show in the bar."""
+        # The buttons scroll sideways when there are more than fit: the bar never makes the window wider
+        # (a row as wide as its buttons did: the window, and its backing store, grew to thousands of pixels).
+        self.row_area = AnswerRow()
+        self.row = self.row_area.row
+        answer.addWidget(self.row_area, 3)
         self.msg = QLabel()
         self.msg.setWordWrap(True)
         self.msg.setObjectName("message")
@@ -408,9 +466,29 @@ class PromptBar(QFrame):
         self.strip_area.show()
         self._fit_height()
 
+    def float_strip(self, view) -> None:
+        """Show strips of cards over the bottom of ``view`` (the table's ``TableView``, which lifts the table
+        above them) instead of growing the bar: the table keeps its size and scale, so a strip coming and
+        going does not draw the whole table again (it did, a tenth of all decisions)."""
+        self._answer.removeWidget(self.strip_area)
+        self.strip_area.setParent(view)
+        self.strip_area.setObjectName("strip")
+        self.strip_area.setStyleSheet("#strip { background: #f6efdf; border-top: 2px solid #b89b63; }"
+                                      "#strip QWidget { background: transparent; }")
+        self.strip_area.setFixedHeight(self.STRIP_H + 6)
+        self.strip_area.hide()
+        self._host = view
+
     def _fit_height(self) -> None:
-        """Compact, unless a strip of cards is shown (only then does the table give room)."""
-        want = self.COMPACT + (self.STRIP_H - 34 if not self.strip_area.isHidden() else 0)
+        """Compact, unless a strip of cards is shown in the bar (only then does the table give room); a
+        strip floating over the table covers its bottom instead."""
+        shown = not self.strip_area.isHidden()
+        if self._host is not None:
+            cover = self.strip_area if shown else None
+            if self._host.cover is not cover:
+                self._host.set_cover(cover)
+            shown = False
+        want = self.COMPACT + (self.STRIP_H - 34 if shown else 0)
         if self.height() != want:
             self.setFixedHeight(want)
 
@@ -439,6 +517,13 @@ class PromptBar(QFrame):
         self._refresh()
         self._drop_unused()
         self._fit_height()
+        self._settle_row()
+
+    def _settle_row(self) -> None:
+        """Lay the bar out now with the row's new controls (a click may come before the event loop turns:
+        a control laid out later would not be where the row shows it)."""
+        self.row_area.updateGeometry()
+        self.layout().activate()
 
     def _refresh(self) -> None:
         ctl = self.controller
@@ -589,6 +674,7 @@ class PromptBar(QFrame):
                 w.hide()
         self.row.insertWidget(0, self.picker)
         self.picker.show()
+        self._settle_row()
         return self.picker
 
     def _build_by_hand_effect(self, d) -> None:
@@ -680,6 +766,7 @@ class PromptBar(QFrame):
                 w.hide()
         self.row.insertWidget(0, self.picker)
         self.picker.show()
+        self._settle_row()
         return self.picker
 
     def _close_picker(self) -> None:
@@ -753,16 +840,50 @@ class PromptBar(QFrame):
     def _build_choose(self, d) -> None:
         ctl = self.controller
         words = [c for c in d.choices if isinstance(c, str)]
-        if words:  # not cards: e.g. where a card removed in two ways at once goes (MOR-06)
-            for w in words:
-                label = {"dead": "Dead pile", "discard": "Discard pile", "hand": "Hand", "deck": "Deck"}.get(w, w)
-                self._button(f"choose-{w}", label, lambda w=w: ctl.submit({"choose": [w]}), primary=True)
+        if words:  # not cards: e.g. where a card removed in two ways at once goes (MOR-06), a title to name
+            labels = {w: {"dead": "Dead pile", "discard": "Discard pile", "hand": "Hand", "deck": "Deck"}.get(w, w)
+                      for w in words}
+            if len(words) <= self.WORD_BUTTONS:
+                for w in words:
+                    self._button(f"choose-{w}", labels[w], lambda w=w: ctl.submit({"choose": [w]}), primary=True)
+            else:
+                self._word_list(labels)
             return
         self._offer_off_table(d)
         need = str(d.min_count) if d.min_count == d.max_count else f"{d.min_count}\u2013{d.max_count}"
         self.picks.setText(f"Click {need} of the outlined cards: {self._names(ctl.selection)}")
         ok = d.min_count <= len(ctl.selection) <= d.max_count
         self._button("choose", f"Choose ({len(ctl.selection)})", ctl.confirm_choice, primary=True, enabled=ok)
+
+    def _word_list(self, labels: dict[str, str]) -> None:
+        """Many words to choose from (a card title to name): a list to pick from or type into, and Choose.
+        A button each would make the bar, and the window with it, as wide as all of them together."""
+        ctl = self.controller
+        combo = QComboBox()
+        combo.setObjectName("choose-word")
+        combo.setEditable(True)
+        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(28)
+        for w, label in labels.items():
+            combo.addItem(label, w)
+        completer = combo.completer()
+        if completer is not None:  # typing part of a title finds it
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCompletionMode(completer.CompletionMode.PopupCompletion)
+        by_label = {label.casefold(): w for w, label in labels.items()}
+
+        def choose() -> None:
+            w = by_label.get(combo.currentText().strip().casefold())
+            if w is None:
+                ctl.say(f"{combo.currentText().strip() or 'Nothing'} is not in the list: pick one of its names.",
+                        "refused")
+                return
+            ctl.submit({"choose": [w]})
+
+        self._add(combo)
+        self.buttons["choose-word"] = combo
+        self._button("choose", "Choose", choose, primary=True)
 
     def _build_order(self, d) -> None:
         ctl = self.controller

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmapCache, QRadialGradient
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QMenu
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmapCache, QRadialGradient, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QMenu, QWidget
 
 from app.card_item import CARD_H, CARD_W, CardFace, CardImages, CardItem, PileFace, PileItem, card_font
 from engine import manual
@@ -675,7 +675,16 @@ class TableScene(QGraphicsScene):
 
 
 class TableView(QGraphicsView):
-    """Shows the whole table, scaled to fit the window (Ctrl+wheel zooms, Ctrl+0 fits again)."""
+    """Shows the whole table, scaled to fit the window (Ctrl+wheel zooms, Ctrl+0 fits again).
+
+    A panel may cover the bottom of the view for a while (``set_cover``: the prompt bar's strip of cards):
+    the table then scrolls up by the panel's height, at the same scale, so the viewer's seat stays in sight
+    above it. The view is not resized or rescaled for it: scrolling moves what is drawn and paints only the
+    band it uncovers (a rescaled table is drawn again whole, every card at the new size)."""
+
+    SLACK = 4000
+    """Scene units above and below the table the view may scroll over (to centre it, and to lift it
+    above a cover)."""
 
     def __init__(self, scene: TableScene):
         super().__init__(scene)
@@ -685,31 +694,74 @@ class TableView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # fitted: the slack is not content
         self.setBackgroundBrush(QColor("#173a26"))
         self.zoomed = False
+        self.cover: QWidget | None = None
+        """The panel over the bottom of the view now (None: nothing covers the table)."""
+        self._rest = 0
+        """The vertical scroll position of the fitted table when nothing covers it."""
         scene.sceneRectChanged.connect(lambda _r: self.fit())
         scene.setParent(self)  # the scene lives exactly as long as its view (a replaced table goes with both)
         # Item caches live in QPixmapCache (10 MB by default): 300 cards on a large screen need
         # more, or every repaint evicts and redraws them.
         QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), PIXMAP_CACHE_KB))
 
+    def set_cover(self, panel: QWidget | None) -> None:
+        """``panel`` (a child of the view) now covers the bottom of the view, or nothing does (None)."""
+        self.cover = panel
+        self._place_cover()
+        self.fit()
+
+    def _place_cover(self) -> None:
+        panel = self.cover
+        if panel is not None:
+            panel.setGeometry(0, self.height() - panel.height(), self.width(), panel.height())
+            panel.raise_()
+
+    def _covered(self) -> int:
+        return self.cover.height() if self.cover is not None and not self.cover.isHidden() else 0
+
     def fit(self) -> None:
-        """Scale the table to fit the view (unless the player zoomed in)."""
-        if not self.zoomed and self.scene() is not None:
-            self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        """Scale the table to fit the view (unless the player zoomed in), centred; lifted above a cover.
+        The transform is set only when the scale changes (setting it repaints the whole view)."""
+        scene = self.scene()
+        if self.zoomed or scene is None:
+            return
+        rect = scene.sceneRect()
+        room = self.viewport().rect().adjusted(2, 2, -2, -2)  # fitInView's margin
+        if rect.isEmpty() or room.isEmpty():
+            return
+        s = min(room.width() / rect.width(), room.height() / rect.height())
+        if abs(self.transform().m11() - s) > 1e-9 or self.transform().isRotating():
+            self.setTransform(QTransform.fromScale(s, s))
+        wide = rect.adjusted(0, -self.SLACK, 0, self.SLACK)
+        if self.sceneRect() != wide:
+            self.setSceneRect(wide)
+        self.centerOn(rect.center())
+        bar = self.verticalScrollBar()
+        self._rest = bar.value()
+        if self._covered():
+            bar.setValue(self._rest + self._covered())
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._place_cover()
         self.fit()
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
             self.zoomed = True
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
             self.scale(factor, factor)
-        else:
+        elif self.zoomed:
             super().wheelEvent(event)
+        elif self._covered():  # fitted, a panel over the bottom: the wheel shows what it pushed off the top
+            bar = self.verticalScrollBar()
+            bar.setValue(max(self._rest, min(self._rest + self._covered(), bar.value() - event.angleDelta().y())))
 
     def reset_zoom(self) -> None:
         self.zoomed = False
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.fit()

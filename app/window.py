@@ -149,6 +149,7 @@ class TableWindow(QMainWindow):
         self.scene = TableScene(self.controller, self.images)
         self.view = TableView(self.scene)
         self.prompt = PromptBar(self.controller, self.face_of, lambda cid: cid in self.scene.cards)
+        self.prompt.float_strip(self.view)
         self.preview = CardPreview()
         self.log = GameLog()
         # A name in the log links (previews) only a card every seat has seen: the log stays on the screen

@@ -5,7 +5,9 @@ A four-player game with real Core Set cards (``../shared/data/agot1-lcg-cards.js
 players (``TriggerPlayer``) at an offscreen window of 1600x1000. After every decision the table is
 updated as the controller does it (``changed`` -> ``TableWindow.refresh``) and the window painted
 (the posted paint events processed); the time from the answer to the painted window is one sample,
-printed as wall time and as the main thread's CPU time (steadier on a busy machine).
+printed as wall time and as the main thread's CPU time (steadier on a busy machine), and the CPU time of the
+painting alone (the posted updates and paints, after ``refresh``: no engine call in it, so engine speed-ups do not
+move it).
 
 - **fixed viewer**: Alice has the screen all game long;
 - **hotseat**: the viewer changes at every decision (the next one to decide takes the seat, or the
@@ -130,6 +132,7 @@ def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dic
     players = {n: TriggerPlayer(seed=i + 1) for i, n in enumerate(NAMES)}
     samples: dict[str, list[float]] = {"fixed viewer": [], "hotseat": []}
     cpu: dict[str, list[float]] = {"fixed viewer": [], "hotseat": []}
+    painting: dict[str, list[float]] = {"fixed viewer": [], "hotseat": []}
     rss: dict[int, float] = {0: settled_rss(app)}
     checkpoints = checkpoints_for(decisions)
     finished = 0
@@ -167,15 +170,17 @@ def table_play(decisions: int, json_path: Path, new_window: bool = False) -> dic
                 who = NAMES[(NAMES.index(ctl.viewer) + 1) % len(NAMES)]
             ctl.hands_hidden, ctl.waiting_for = True, who
             ctl.reveal()  # the next seat takes the screen: seat_changed, changed
+        c1 = time.thread_time()
         paint(app)
         samples[mode].append((time.perf_counter() - t0) * 1000)
         cpu[mode].append((time.thread_time() - c0) * 1000)
+        painting[mode].append((time.thread_time() - c1) * 1000)
         if n in checkpoints:
             rss[n] = settled_rss(app)
             print(f"  {n:6d} decisions: RSS {rss[n]:7.1f} MB ({finished} games finished; card pictures "
                   f"{PICTURES.bytes / 2**20:.1f} MB; {len(window.scene.items()) if hasattr(window, 'scene') else '?'} items)", flush=True)
     window.close()
-    return {"samples": samples, "cpu": cpu, "rss": rss, "finished": finished}
+    return {"samples": samples, "cpu": cpu, "painting": painting, "rss": rss, "finished": finished}
 
 
 def cold_start(runs: int = 3) -> tuple[list[float], list[float]]:
@@ -223,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
             miss = sum(1 for x in s if x > 16) / len(s)
             print(f"UI update after a decision ({what}), {mode:12s}: median {med:6.1f} ms, p90 {p90:6.1f} ms, "
                   f"p99 {p99:6.1f} ms  ({len(s)} decisions, {miss:.0%} over 16 ms; target p90 <= {target} ms)")
+    for mode in ("fixed viewer", "hotseat"):
+        s = result["painting"][mode]
+        if s:
+            med, p90, p99 = percentiles(s)
+            print(f"  of which painting (CPU, the posted updates and paints; no engine), {mode:12s}: median {med:6.1f} ms, "
+                  f"p90 {p90:6.1f} ms, p99 {p99:6.1f} ms")
     rss = result["rss"]
     if 1000 in rss and args.decisions in rss and args.decisions != 1000:
         growth = (rss[args.decisions] - rss[1000]) / rss[1000]

@@ -112,7 +112,13 @@ class Driver:
                 combo.setCurrentText(answer["against"])
             self.press(f"declare-{answer['challenge']}")
         elif cmd == "choose" and answer["choose"] and all(isinstance(w, str) for w in answer["choose"]):
-            self.press(f"choose-{answer['choose'][0]}")  # words or players: one button each
+            word = answer["choose"][0]
+            combo = self.window.prompt.buttons.get("choose-word")
+            if combo is not None:  # many words (a title to name): picked from the list, then Choose
+                combo.setCurrentIndex(combo.findData(word))
+                self.press("choose")
+            else:
+                self.press(f"choose-{word}")  # a few words or players: one button each
         elif cmd in ("defend", "choose", "order"):
             for cid in answer[cmd]:
                 if cid in scene.cards:
