@@ -96,6 +96,16 @@ STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank
 box has no printed keywords)."""
 
 
+def _free_value(g: "Game", fn, name: str, card_id: int) -> frozenset:
+    """``_stat_free`` for a set-valued value (keywords, traits), its table looked up first."""
+    m = g.__dict__.get("_smemo")
+    if m is not None and m[0] == Version.s and m[1] is g.state:
+        found = m[2].get(("stat free", name, card_id))
+        if found is not None:
+            return found
+    return _stat_free(g, fn, name, card_id, frozenset)
+
+
 def _stat_free(g: "Game", fn, name: str, card_id: int, freeze):
     """A derived value no constant in play changes: worked out without the constants (so without
     settling them) and kept while the structure stays (``state.smemo``). It equals the value with them.
@@ -459,13 +469,19 @@ class Game:
         printed keywords and lasting effects answer, without settling the constants."""
         if constants_touch(self, KEYWORDS, keyword, card_id):
             return keyword in self.keywords(card_id)
-        return keyword in _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
+        return keyword in _free_value(self, Game.keywords.uncached, "keywords", card_id)
 
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""
-        if constants_touch(self, TRAITS, trait, card_id):
+        d = self.__dict__
+        now = d.get("_constants_in_play")  # constants_touch's answer for traits, inlined: the filters ask often
+        if now is not None and now[0] == Version.s and now[1] is self.state:
+            touched = now[2][2]
+            if ("unknown",) in touched or (TRAITS, trait) in touched:
+                return trait in self.traits(card_id)
+        elif constants_touch(self, TRAITS, trait, card_id):
             return trait in self.traits(card_id)
-        return trait in _stat_free(self, Game.traits.uncached, "traits", card_id, frozenset)
+        return trait in _free_value(self, Game.traits.uncached, "traits", card_id)
 
     def total_power(self, name: str) -> int:
         """House power plus power on characters the player controls in play (C-19)."""

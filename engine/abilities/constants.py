@@ -362,6 +362,12 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
     """Which constants apply: those whose conditions hold once they are applied. Conditions can
     read values constants change, so apply, re-check, and repeat until nothing changes; if it never
     settles, the constants caught in the loop are ignored, as though they did not exist (GEN-06)."""
+    # The first guess at which constants apply starts from the blanks the structure decides
+    # (``structural_text_mods``): then a constant on a card another one blanks (Milk of the Poppy)
+    # is out from the start, and the view of the table does not need another round to drop it.
+    text = structural_text_mods(g)
+    blanked = {t for t, mods in text.items() if any(m.get("blank") for m in mods)} if text else set()
+
     def active_with(applied: dict | None) -> frozenset[int]:
         if applied is None:
             g.__dict__["_in_constants"] = True
@@ -369,7 +375,8 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
             g.__dict__["_constant_override"] = applied
         try:  # a blank text box has no printed abilities, constants included (EFF-03, PLT-11)
             return frozenset(i for i, (cid, controller, ab) in enumerate(constants)
-                             if not g.is_blank(cid) and condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
+                             if not (applied is None and cid in blanked) and not g.is_blank(cid)
+                             and condition_holds(g, ab.condition, Ctx(cid, controller, ab)))
         finally:
             g.__dict__["_in_constants"] = False
             g.__dict__.pop("_constant_override", None)
