@@ -73,7 +73,8 @@ def _derived(freeze=None, constants: bool = True):
 
 def _markable(g: "Game") -> list[int]:
     """Cards that can be moribund (MOR-01): in play, attached (to a card in play or a House card),
-    duplicates, and events being played. A card that moves to a pile loses its mark (``_to_pile``).
+    duplicates, and events being played. A card that moves to a pile loses its mark (``move_to_pile``),
+    and ``remove`` marks only cards in play or being played.
     Kept while the structure stays, so step 6 does not walk every card of every deck."""
     table = smemo(g.__dict__, g.state)
     found = table.get("markable")

@@ -137,7 +137,6 @@ def attachment_stats(g: Game) -> frozenset:
     found = table.get("attachment_stats")
     if found is None:
         out: set = set()
-        cards = g.state.cards
         d = g.__dict__
         held = d.get("_in_constants")
         d["_in_constants"] = True  # printed abilities
