@@ -3,7 +3,7 @@
 The engine keeps values that read only the structure (zones, controllers, attachments, the phase,
 lasting effects: ``engine.state.Version.s``) until the structure changes. A constant (EFF-06) or an
 attachment restriction (ATT-02) may also read things that change without moving a card: kneeling,
-power, moribund marks, the challenge, gold, the phase's counters, the size of a deck. ``reads(raw)`` names which,
+power, moribund marks, the challenge, gold, the phase's counters, the size of a deck. The lenses below name which,
 from the words of the vocabulary (``engine.abilities.registry``) the data uses; a word this table
 does not know reads everything, so a new word is never missed, only slower until it is listed here.
 
@@ -55,71 +55,94 @@ FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_pla
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
 
+class _Lens:
+    """One way of reading the vocabulary: a word's own reads (``word``: a filter key and its value,
+    or None when the word is unknown), what a condition word that takes no filter reads, what the
+    filter-taking condition words add, and what reading "everything" means. The walk over filters,
+    conditions, selectors and counts is the same for every lens."""
+
+    def __init__(self, word, condition_words: dict, filter_conditions: dict, gold: frozenset,
+                 everything: frozenset):
+        self.word, self.condition_words, self.filter_conditions = word, condition_words, filter_conditions
+        self.gold, self.everything = gold, everything
+
+    def filter(self, f: Any) -> frozenset:
+        if not isinstance(f, dict):
+            return self.everything
+        out: set = set()
+        for key, want in f.items():
+            if key in NESTED_FILTERS:
+                out |= self.filter(want)
+            elif key == "any_of":
+                if not isinstance(want, list):
+                    return self.everything
+                for sub in want:
+                    out |= self.filter(sub)
+            else:
+                found = self.word(key, want)
+                if found is None:
+                    return self.everything
+                out |= found
+        return frozenset(out)
+
+    def condition(self, cond: Any) -> frozenset:
+        if not cond:
+            return _NONE
+        if not isinstance(cond, dict):
+            return self.everything
+        out: set = set()
+        for key, want in cond.items():
+            if key in self.condition_words:
+                out |= self.condition_words[key]
+            elif key in self.filter_conditions:
+                out |= self.filter_conditions[key] | self.filter(want)
+            else:
+                return self.everything
+        return frozenset(out)
+
+    def selector(self, sel: Any) -> frozenset:
+        if sel is None or sel in ("self", "host"):
+            return _NONE
+        if isinstance(sel, dict) and "all" in sel:
+            return self.filter(sel["all"]) if isinstance(sel["all"], dict) else _NONE
+        if isinstance(sel, dict):
+            return self.filter(sel)
+        return self.everything
+
+    def for_each(self, spec: Any) -> frozenset:
+        if spec is None:
+            return _NONE
+        if spec == "your_gold":
+            return self.gold
+        return self.filter(spec)
+
+
+def _aspect_of(key: str, want: Any) -> frozenset | None:
+    if key in ("controller", "owner"):
+        return _NONE if want in WHO_STRUCTURAL else None
+    return FILTER_READS.get(key)
+
+
+ASPECTS = _Lens(_aspect_of, CONDITION_READS, FILTER_CONDITIONS, frozenset({GOLD}), EVERYTHING)
+"""What filters, conditions, selectors and counts read beyond the structure."""
+
+
 def filter_reads(f: Any) -> frozenset:
     """What a filter (a dict of filter keys) reads."""
-    if not isinstance(f, dict):
-        return EVERYTHING
-    out: set = set()
-    for key, want in f.items():
-        if key in NESTED_FILTERS:
-            out |= filter_reads(want)
-        elif key == "any_of":
-            if not isinstance(want, list):
-                return EVERYTHING
-            for sub in want:
-                out |= filter_reads(sub)
-        elif key in ("controller", "owner"):
-            if want not in WHO_STRUCTURAL:
-                return EVERYTHING
-        elif key in FILTER_READS:
-            out |= FILTER_READS[key]
-        else:
-            return EVERYTHING
-    return frozenset(out)
+    return ASPECTS.filter(f)
 
 
 def condition_reads(cond: Any) -> frozenset:
     """What a condition (``while`` / ``if``) reads."""
-    if not cond:
-        return _NONE
-    if not isinstance(cond, dict):
-        return EVERYTHING
-    out: set = set()
-    for key, want in cond.items():
-        if key in CONDITION_READS:
-            out |= CONDITION_READS[key]
-        elif key in FILTER_CONDITIONS:
-            out |= FILTER_CONDITIONS[key] | filter_reads(want)
-        else:
-            return EVERYTHING
-    return frozenset(out)
-
-
-def selector_reads(sel: Any) -> frozenset:
-    """What a card selector (a constant's ``target``) reads."""
-    if sel is None or sel in ("self", "host"):
-        return _NONE
-    if isinstance(sel, dict) and "all" in sel:
-        return filter_reads(sel["all"]) if isinstance(sel["all"], dict) else _NONE
-    if isinstance(sel, dict):
-        return filter_reads(sel)
-    return EVERYTHING
-
-
-def for_each_reads(spec: Any) -> frozenset:
-    if spec is None:
-        return _NONE
-    if spec == "your_gold":
-        return frozenset({GOLD})
-    return filter_reads(spec)
+    return ASPECTS.condition(cond)
 
 
 def constant_reads(condition: Any, modify: dict) -> frozenset:
     """What a constant with this condition and ``modify`` reads to know what it does now."""
     if not isinstance(modify, dict):
         return EVERYTHING
-    return condition_reads(condition) | selector_reads(modify.get("target", "self")) | \
-        for_each_reads(modify.get("for_each"))
+    return ASPECTS.condition(condition) | ASPECTS.selector(modify.get("target", "self")) | \
+        ASPECTS.for_each(modify.get("for_each"))
 
 
 # ---------------------------------------------------------------------------
@@ -149,60 +172,32 @@ MODIFY_STATS: dict[str, frozenset] = {
 """A constant's ``modify`` keys and the values they change."""
 
 
+def _stat_of(key: str, want: Any) -> frozenset | None:
+    if key in FILTER_STATS:
+        return FILTER_STATS[key]
+    return _NONE if key in FILTER_READS or key in ("controller", "owner") else None
+
+
+STATS = _Lens(_stat_of, {k: _NONE for k in CONDITION_READS}, {k: _NONE for k in FILTER_CONDITIONS}, _NONE,
+              ALL_STATS)
+"""Which of a card's values that constants change filters, conditions, selectors and counts read."""
+
+
 def filter_stats(f: Any) -> frozenset:
     """Which values constants change a filter reads."""
-    if not isinstance(f, dict):
-        return ALL_STATS
-    out: set = set()
-    for key, want in f.items():
-        if key in NESTED_FILTERS:
-            out |= filter_stats(want)
-        elif key == "any_of":
-            if not isinstance(want, list):
-                return ALL_STATS
-            for sub in want:
-                out |= filter_stats(sub)
-        elif key in FILTER_STATS:
-            out |= FILTER_STATS[key]
-        elif key not in FILTER_READS and key not in ("controller", "owner"):
-            return ALL_STATS
-    return frozenset(out)
+    return STATS.filter(f)
 
 
 def condition_stats(cond: Any) -> frozenset:
     """Which values constants change a condition reads."""
-    if not cond:
-        return _NONE
-    if not isinstance(cond, dict):
-        return ALL_STATS
-    out: set = set()
-    for key, want in cond.items():
-        if key in FILTER_CONDITIONS:
-            out |= filter_stats(want)
-        elif key not in CONDITION_READS:
-            return ALL_STATS
-    return frozenset(out)
+    return STATS.condition(cond)
 
 
 def target_stats(modify: Any) -> frozenset:
     """Which values constants change a constant's target and count read."""
     if not isinstance(modify, dict):
         return ALL_STATS
-    sel = modify.get("target", "self")
-    if sel is None or sel in ("self", "host"):
-        out = _NONE
-    elif isinstance(sel, dict) and "all" in sel:
-        out = filter_stats(sel["all"]) if isinstance(sel["all"], dict) else _NONE
-    elif isinstance(sel, dict):
-        out = filter_stats(sel)
-    else:
-        return ALL_STATS
-    spec = modify.get("for_each")
-    if isinstance(spec, dict):
-        out = out | filter_stats(spec)
-    elif spec not in (None, "your_gold"):
-        return ALL_STATS
-    return out
+    return STATS.selector(modify.get("target", "self")) | STATS.for_each(modify.get("for_each"))
 
 
 def modify_stats(modify: Any) -> frozenset:
