@@ -20,7 +20,8 @@ from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import (_constant_keys, attachments_check_key, constant_map, constants_change,
                                         constants_touch)
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
-from engine.state import CardInstance, Effect, GameState, Player, Version, Window, memo, smemo
+from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, memo,
+                          smemo)
 from engine.steady import memo as steady_memo
 
 
@@ -71,40 +72,9 @@ def _derived(freeze=None, constants: bool = True):
     return wrap
 
 
-def _markable(g: "Game") -> list[int]:
-    """Cards that can be moribund (MOR-01): in play, attached (to a card in play or a House card),
-    duplicates, and events being played. A card that moves to a pile loses its mark (``move_to_pile``),
-    and ``remove`` marks only cards in play or being played.
-    Kept while the structure stays, so step 6 does not walk every card of every deck."""
-    table = smemo(g.__dict__, g.state)
-    found = table.get("markable")
-    if found is None:
-        cards = g.state.cards
-        found = []
-        for p in g.state.players:
-            hosts = list(p.in_play) + ([p.house_card] if p.house_card is not None else [])
-            for cid in hosts:
-                found.append(cid)
-                found.extend(cards[cid].attachments)
-                found.extend(cards[cid].duplicates)
-            found.extend(p.played)
-        table["markable"] = found
-    return found
-
-
 STAT_OF = {"strength": STRENGTH, "icons": ICONS, "keywords": KEYWORDS, "is_blank": BLANK, "traits": TRAITS}
 """The derived values constants can change, by what ``reads.modify_stats`` calls them (a blank text
 box has no printed keywords)."""
-
-
-def _free_value(g: "Game", fn, name: str, card_id: int) -> frozenset:
-    """``_stat_free`` for a set-valued value (keywords, traits), its table looked up first."""
-    m = g.__dict__.get("_smemo")
-    if m is not None and m[0] == Version.s and m[1] is g.state:
-        found = m[2].get(("stat free", name, card_id))
-        if found is not None:
-            return found
-    return _stat_free(g, fn, name, card_id, frozenset)
 
 
 def _stat_free(g: "Game", fn, name: str, card_id: int, freeze):
@@ -470,19 +440,13 @@ class Game:
         printed keywords and lasting effects answer, without settling the constants."""
         if constants_touch(self, KEYWORDS, keyword, card_id):
             return keyword in self.keywords(card_id)
-        return keyword in _free_value(self, Game.keywords.uncached, "keywords", card_id)
+        return keyword in _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
 
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""
-        d = self.__dict__
-        now = d.get("_constants_in_play")  # constants_touch's answer for traits, inlined: the filters ask often
-        if now is not None and now[0] == Version.s and now[1] is self.state:
-            touched = now[2][2]
-            if ("unknown",) in touched or (TRAITS, trait) in touched:
-                return trait in self.traits(card_id)
-        elif constants_touch(self, TRAITS, trait, card_id):
+        if constants_touch(self, TRAITS, trait, card_id):
             return trait in self.traits(card_id)
-        return trait in _free_value(self, Game.traits.uncached, "traits", card_id)
+        return trait in _stat_free(self, Game.traits.uncached, "traits", card_id, frozenset)
 
     def total_power(self, name: str) -> int:
         """House power plus power on characters the player controls in play (C-19)."""
@@ -717,7 +681,10 @@ class Game:
     def resolve_moribund(self) -> None:
         """Step 6: every moribund card leaves play together, to its owner's pile (MOR-07)."""
         cards = self.state.cards
-        marked = sorted(cid for cid in _markable(self) if cards[cid].moribund is not None)
+        # a card that moves to a pile loses its mark (move_to_pile), and remove() marks only cards in
+        # play or being played: the cards on the table are the ones to look at
+        marked = sorted(cid for cid in cards_on_the_table(self.__dict__, self.state)
+                        if cards[cid].moribund is not None)
         for cid in marked:
             c = self.card(cid)
             if c.moribund is None or c.zone not in ("in_play", "attached", "played"):

@@ -76,6 +76,25 @@ def face_up_in_text_zones(owner: dict, state: Any) -> list:
     return found
 
 
+def cards_on_the_table(owner: dict, state: Any) -> list[int]:
+    """Every card in play, with its attachments and duplicates, the House cards with theirs, and the
+    events being played: the cards that can carry marks (moribund, kneeling, power, tokens). Found
+    once per structure (``smemo``)."""
+    table = smemo(owner, state)
+    found = table.get("cards_on_the_table")
+    if found is None:
+        cards = state.cards
+        found = []
+        for p in state.players:
+            for cid in list(p.in_play) + ([p.house_card] if p.house_card is not None else []):
+                found.append(cid)
+                found.extend(cards[cid].attachments)
+                found.extend(cards[cid].duplicates)
+            found.extend(p.played)
+        table["cards_on_the_table"] = found
+    return found
+
+
 class TList(list):
     """A list that bumps ``Version`` whenever it changes."""
 

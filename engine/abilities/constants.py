@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import SOURCE_CLASS, candidates, immune_to, matches
+from engine.abilities.filters import candidates, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
                                    POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
-from engine.abilities.sources import abilities, structural_text_mods
-from engine.state import Version, face_up_in_text_zones, smemo
+from engine.abilities.sources import abilities, printed_abilities, structural_text_mods
+from engine.state import Version, cards_on_the_table, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -70,22 +70,17 @@ def _find_constant_sources(g: Game) -> list[tuple[int, str]]:
 
 def _fingerprint(g: Game) -> tuple:
     """What the constants in play can read now (see docs/abilities.md): the structure
-    (``Version.s``) and only those other aspects their conditions, targets and counts read (``engine.abilities.reads``), so kneeling a card or spending gold does not settle
-    them again unless one of them reads it."""
-    table = smemo(g.__dict__, g.state)
-    aspects = table.get("constant_reads")
-    if aspects is None:
-        aspects = table["constant_reads"] = _constant_reads(g)
-    return watch_values(g, aspects)
+    (``Version.s``) and only those other aspects their conditions, targets and counts read
+    (``engine.abilities.reads``), so kneeling a card or spending gold does not settle them again
+    unless one of them reads it."""
+    return watch_values(g, _constants_in_play(g)[0])
 
 
 def watch_values(g: Game, aspects: frozenset) -> tuple:
-    """The structure (``Version.s``) and the current values of ``aspects`` on the cards in play (``engine.abilities.reads``): equal while nothing those aspects cover has changed."""
+    """The structure (``Version.s``) and the current values of ``aspects`` (``engine.abilities.reads``)
+    on the cards on the table: equal while nothing those aspects cover has changed."""
     st = g.state
-    table = smemo(g.__dict__, st)
-    ids = table.get("watched_cards")
-    if ids is None:
-        ids = table["watched_cards"] = _watched_cards(st)
+    ids = cards_on_the_table(g.__dict__, st)
     cards = st.cards
     fp: list = [Version.s]
     if not aspects:
@@ -115,79 +110,66 @@ def attachment_reads(g: Game) -> frozenset:
     included (computed once per game)."""
     found = g.__dict__.get("_attachment_reads")
     if found is None:
-        out: set = set()
-        stack = [a for d in g.pool.values() for a in d.abilities]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                if "attach_to" in item:
-                    out |= filter_reads(item["attach_to"])
-                stack.extend(item.values())
-            elif isinstance(item, (list, tuple)):
-                stack.extend(item)
-        found = g.__dict__["_attachment_reads"] = frozenset(out)
+        found = g.__dict__["_attachment_reads"] = frozenset().union(*(
+            filter_reads(item["attach_to"]) for item in _raw_items(g)
+            if isinstance(item, dict) and "attach_to" in item))
+    return found
+
+
+def _raw_items(g: Game):
+    """Every mapping, list and value inside the ability data of the game's cards, nested ones
+    (a constant's ``gain``) included."""
+    stack = [a for d in g.pool.values() for a in d.abilities]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def _attached_restrictions(g: Game) -> list[dict]:
+    """The printed ``attach_to`` of the face-up attachments in play (gained text is left to
+    ``structural_text_mods``), kept while the structure stays."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("attached_restrictions")
+    if found is None:
+        found = table["attached_restrictions"] = [
+            ab.attach_to for cid, c in face_up_in_text_zones(g.__dict__, g.state) if c.zone == "attached"
+            for ab in printed_abilities(g, cid) if ab.attach_to is not None]
     return found
 
 
 def attachment_stats(g: Game) -> frozenset:
     """Which values constants change (``reads.filter_stats``) the restrictions of the attachments in
-    play read (their printed ``attach_to``; gained text is left to ``structural_text_mods``), kept
-    while the structure stays."""
-    table = smemo(g.__dict__, g.state)
-    found = table.get("attachment_stats")
-    if found is None:
-        out: set = set()
-        d = g.__dict__
-        held = d.get("_in_constants")
-        d["_in_constants"] = True  # printed abilities
-        try:
-            for cid, c in face_up_in_text_zones(d, g.state):
-                if c.zone == "attached":
-                    for ab in abilities(g, cid):
-                        if ab.attach_to is not None:
-                            out |= filter_stats(ab.attach_to)
-        finally:
-            d["_in_constants"] = held
-        found = table["attachment_stats"] = frozenset(out)
-    return found
+    play read."""
+    return frozenset().union(*(filter_stats(f) for f in _attached_restrictions(g)))
 
 
 def attachment_trait_polarity(g: Game) -> frozenset:
     """How the restrictions of the attachments in play read traits: "+" (the host must have one),
-    "-" (it must not: under ``not``), kept while the structure stays."""
-    table = smemo(g.__dict__, g.state)
-    found = table.get("attachment_trait_polarity")
-    if found is None:
-        out: set = set()
+    "-" (it must not: under ``not``)."""
+    out: set = set()
 
-        def walk(f, positive: bool) -> None:
-            if not isinstance(f, dict):
-                out.update("+-")
-                return
-            for key, want in f.items():
-                if key == "trait":
-                    out.add("+" if positive else "-")
-                elif key == "not":
-                    walk(want, not positive)
-                elif key in ("has_attachment", "attached_to"):
-                    walk(want, positive)
-                elif key == "any_of":
-                    for sub in want if isinstance(want, list) else [None]:
-                        walk(sub, positive)
+    def walk(f, positive: bool) -> None:
+        if not isinstance(f, dict):
+            out.update("+-")
+            return
+        for key, want in f.items():
+            if key == "trait":
+                out.add("+" if positive else "-")
+            elif key == "not":
+                walk(want, not positive)
+            elif key in ("has_attachment", "attached_to"):
+                walk(want, positive)
+            elif key == "any_of":
+                for sub in want if isinstance(want, list) else [None]:
+                    walk(sub, positive)
 
-        d = g.__dict__
-        held = d.get("_in_constants")
-        d["_in_constants"] = True  # printed abilities
-        try:
-            for cid, c in face_up_in_text_zones(d, g.state):
-                if c.zone == "attached":
-                    for ab in abilities(g, cid):
-                        if ab.attach_to is not None:
-                            walk(ab.attach_to, True)
-        finally:
-            d["_in_constants"] = held
-        found = table["attachment_trait_polarity"] = frozenset(out)
-    return found
+    for f in _attached_restrictions(g):
+        walk(f, True)
+    return frozenset(out)
 
 
 def _constants_touch_attachments(g: Game) -> bool:
@@ -203,17 +185,11 @@ def _constants_touch_attachments(g: Game) -> bool:
             # one it forbids (``not``) is gained only by adding one
             read = read if ("modify", "add_traits") in touched and "-" in attachment_trait_polarity(g) else set()
         found = bool(read) or ("unknown",) in touched or structural_text_mods(g) is None
-        if not found and _constant_keys(g):
-            d = g.__dict__
-            held = d.get("_in_constants")
-            d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
-            try:
-                found = any(ab.kind == "constant" and isinstance(ab.modify, dict) and (
-                                ab.modify.get("remove_traits") or
-                                any(str(k).startswith("no attachments") for k in ab.modify.get("add_keywords") or ()))
-                            for cid, _ in _constant_sources(g) for ab in abilities(g, cid))
-            finally:
-                d["_in_constants"] = held
+        if not found:
+            found = any(isinstance(ab.modify, dict) and (
+                            ab.modify.get("remove_traits") or
+                            any(str(k).startswith("no attachments") for k in ab.modify.get("add_keywords") or ()))
+                        for _, _, ab in _printed_constants(g))
         table["constants_touch_attachments"] = found
     return found
 
@@ -233,25 +209,6 @@ def attachments_check_key(g: Game) -> tuple:
     # may go) and what the restrictions' filters read: the constants count only if they change these
     cm = constant_map(g) if _constants_touch_attachments(g) else None
     return g.state, cm, watch_values(g, attachment_reads(g) | {MORIBUND})  # a moribund attachment is not checked
-
-
-def _watched_cards(st) -> list[int]:
-    """Cards in play with their attachments, House cards and cards being played (their marks)."""
-    out = []
-    for p in st.players:
-        for cid in p.in_play:
-            out.append(cid)
-            out.extend(st.cards[cid].attachments)
-        if p.house_card is not None:
-            out.append(p.house_card)
-            out.extend(st.cards[p.house_card].attachments)
-        out.extend(p.played)
-    return out
-
-
-def _constant_reads(g: Game) -> frozenset:
-    """The aspects the printed constants of the cards in play read (``reads.constant_reads``)."""
-    return _constants_in_play(g)[0]
 
 
 def constants_change(g: Game) -> frozenset:
@@ -287,31 +244,35 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
     now = d.get("_constants_in_play")
     if now is not None and now[0] == Version.s and now[1] is g.state:
         return now[2]
-    held = d.get("_in_constants")
-    d["_in_constants"] = True  # printed abilities only, as in ``constant_map``
-    try:
-        read: set = set()
-        changed: set = set()
-        touched: set = set()
-        if _constant_keys(g):
-            for cid, _ in _constant_sources(g):
-                for ab in abilities(g, cid):
-                    m = ab.modify
-                    if ab.kind == "constant" and m is not None:
-                        read |= constant_reads(ab.condition, m)
-                        changed |= modify_stats(m)
-                        if isinstance(m, dict):
-                            for key, stat in (("add_keywords", KEYWORDS), ("remove_keywords", KEYWORDS),
-                                              ("add_traits", TRAITS), ("remove_traits", TRAITS)):
-                                touched |= {(stat, v) for v in m.get(key) or ()}
-                            touched |= {("modify", key) for key in m}
-                            if any(key not in MODIFY_STATS for key in m):
-                                touched.add(("unknown",))  # a word this module cannot read: it may change anything
-        found = (frozenset(read), frozenset(changed), frozenset(touched))
-        d["_constants_in_play"] = (Version.s, g.state, found)
-        return found
-    finally:
-        d["_in_constants"] = held
+    read: set = set()
+    changed: set = set()
+    touched: set = set()
+    for _, _, ab in _printed_constants(g):
+        m = ab.modify
+        read |= constant_reads(ab.condition, m)
+        changed |= modify_stats(m)
+        if isinstance(m, dict):
+            for key, stat in (("add_keywords", KEYWORDS), ("remove_keywords", KEYWORDS),
+                              ("add_traits", TRAITS), ("remove_traits", TRAITS)):
+                touched |= {(stat, v) for v in m.get(key) or ()}
+            touched |= {("modify", key) for key in m}
+            if any(key not in MODIFY_STATS for key in m):
+                touched.add(("unknown",))  # a word this module cannot read: it may change anything
+    found = (frozenset(read), frozenset(changed), frozenset(touched))
+    d["_constants_in_play"] = (Version.s, g.state, found)
+    return found
+
+
+def _printed_constants(g: Game) -> list[tuple[int, str, Ability]]:
+    """(card, controller, ability) for every printed constant with a ``modify`` of the cards in play
+    (gained ones come from constants, EFF-03), kept while the structure stays."""
+    table = smemo(g.__dict__, g.state)
+    found = table.get("printed_constants")
+    if found is None:
+        found = table["printed_constants"] = [
+            (cid, controller, ab) for cid, controller in _constant_sources(g)
+            for ab in printed_abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
+    return found
 
 
 def constant_modifiers(g: Game, target: int) -> list[dict]:
@@ -343,13 +304,7 @@ def constant_map(g: Game) -> dict[int, list[dict]]:
     if cached is not None and cached[1] == fp and cached[3] is st:
         g.__dict__["_constant_cache"] = (key, fp, cached[2], st)
         return cached[2]
-    g.__dict__["_in_constants"] = True  # printed abilities only: gained ones come from constants
-    try:
-        constants = [(cid, controller, ab) for cid, controller in _constant_sources(g)
-                     for ab in abilities(g, cid) if ab.kind == "constant" and ab.modify is not None]
-    finally:
-        g.__dict__["_in_constants"] = False
-    settled = _settle_constants(g, constants)
+    settled = _settle_constants(g, _printed_constants(g))
     if cached is not None and settled == cached[2]:
         settled = cached[2]  # the same map as before (most changes): values cached against it stay
     cached = (key, fp, settled, st)
@@ -450,30 +405,15 @@ def _immunity_may_cut_constants(g: Game, constants: list) -> bool:
     abilities or effects, card effects, all)."""
     words = g.__dict__.get("_immunity_words")
     if words is None:  # printed, or added by any ability of the game's cards (computed once)
-        words = set()
-        for d in g.pool.values():
-            words |= {k[len("immune to "):] for k in d.keywords if k.startswith("immune to ")}
-            stack = list(d.abilities)
-            while stack:
-                item = stack.pop()
-                if isinstance(item, dict):
-                    stack.extend(item.values())
-                elif isinstance(item, (list, tuple)):
-                    stack.extend(item)
-                elif isinstance(item, str) and item.startswith("immune to "):
-                    words.add(item[len("immune to "):])
-        words = g.__dict__["_immunity_words"] = frozenset(words)
+        texts = [k for d in g.pool.values() for k in d.keywords] + \
+            [item for item in _raw_items(g) if isinstance(item, str)]
+        words = g.__dict__["_immunity_words"] = frozenset(
+            k[len("immune to "):] for k in texts if k.startswith("immune to "))
     now = words | {str(e.value)[len("immune to "):] for e in g.state.effects
                    if e.stat == "keyword+" and str(e.value).startswith("immune to ")}
     if not now:
         return False
-    for cid, _, _ in constants:
-        kind = g.card_type(cid)
-        covered = {SOURCE_CLASS.get(kind, ""), f"{kind} effects", "card effects", "all"}
-        covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
-        if now & covered:
-            return True
-    return False
+    return any(now & immunities_to(g, cid, "constant") for cid, _, _ in constants)
 
 
 def terminal_conditions(g: Game, cid: int) -> list[dict]:

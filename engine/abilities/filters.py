@@ -215,13 +215,20 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
     if not imm:
         return False
-    cls = SOURCE_CLASS.get(g.card_type(source), "")
-    covered = {cls, f"{g.card_type(source)} effects", "card effects", "all"}  # "location effects" too
+    return bool(imm & immunities_to(g, source, kind, g.card(source).controller != g.card(cid).controller))
+
+
+def immunities_to(g: Game, source: int, kind: str | None, opponent: bool = True) -> set[str]:
+    """The words after "immune to" that cover an effect of ``source`` (IMM-01/05): its class, its
+    type's effects ("location effects"), card effects, all; triggered effects for actions and
+    responses; "opponent's ..." too when it comes from an opponent's card."""
+    ctype = g.card_type(source)
+    covered = {SOURCE_CLASS.get(ctype, ""), f"{ctype} effects", "card effects", "all"}
     if kind in (None, "action", "response"):
         covered.add("triggered effects")
-    if g.card(source).controller != g.card(cid).controller:  # "immune to opponent's ..."
+    if opponent:  # "immune to opponent's ..."
         covered |= {f"opponent's {c}" for c in covered} | {f"opponents' {c}" for c in covered}
-    return bool(imm & covered)
+    return covered
 
 
 def maybe_immune(g: Game) -> tuple[frozenset, frozenset] | None:

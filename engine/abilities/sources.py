@@ -24,11 +24,7 @@ def abilities(g: Game, cid: int) -> list[Ability]:
         found = held[2].get(cid)
         if found is not None:
             return found
-    d = g.defn(cid)
-    cache = gd.setdefault("_abilities", {})
-    printed = cache.get(d.key)
-    if printed is None:
-        printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+    printed = printed_abilities(g, cid)
     if gd.get("_in_constants"):
         return printed
     text = structural_text_mods(g) if "_constant_override" not in gd else None
@@ -60,6 +56,17 @@ def abilities(g: Game, cid: int) -> list[Ability]:
     return found
 
 
+def printed_abilities(g: Game, cid: int) -> list[Ability]:
+    """The card's printed abilities, parsed once per definition (what constants are made of: gained
+    ones come from constants, EFF-03)."""
+    d = g.defn(cid)
+    cache = g.__dict__.setdefault("_abilities", {})
+    printed = cache.get(d.key)
+    if printed is None:
+        printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+    return printed
+
+
 def _current(g: Game, cid: int, printed: list[Ability], mods: list[dict] | None = None) -> list[Ability]:
     """Printed abilities unless blanked, plus those gained from constants (EFF-03): ``mods``, or the
     constants in force on the card."""
@@ -74,13 +81,7 @@ def _current(g: Game, cid: int, printed: list[Ability], mods: list[dict] | None 
 
 def text_modifiers_exist(g: Game) -> bool:
     """Whether any card in the pool can blank a text box or grant abilities through a constant."""
-    found = g.__dict__.get("_text_mods")
-    if found is None:
-        found = any(isinstance(a, dict) and isinstance(a.get("modify"), dict)
-                    and ("gain" in a["modify"] or "blank" in a["modify"])
-                    for d in g.pool.values() for a in d.abilities)
-        g._text_mods = found
-    return found
+    return bool(_text_modifier_keys(g))
 
 
 def text_modifiers_in_play(g: Game) -> bool:
@@ -120,19 +121,14 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
     if not text_modifiers_in_play(g):
         return {}
     keys = _text_modifier_keys(g)
-    cache = g.__dict__.setdefault("_abilities", {})
     out: dict[int, list[dict]] = {}
     sources = set()
     for cid, c in face_up_in_text_zones(g.__dict__, g.state):
         if c.key not in keys:
             continue
-        d = g.defn(cid)
-        printed = cache.get(d.key)
-        if printed is None:
-            printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
         if g.is_facedown_attachment(cid) or any(e.target == cid and e.stat == "blank" for e in g.state.effects):
             continue  # a blank text box has no constants (EFF-03)
-        for ab in printed:
+        for ab in printed_abilities(g, cid):
             m = ab.modify
             if ab.kind != "constant" or not isinstance(m, dict) or not ("gain" in m or "blank" in m):
                 continue

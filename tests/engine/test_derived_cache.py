@@ -11,9 +11,10 @@ from engine.abilities.runtime import step_abilities
 from engine.abilities.sources import abilities, ability_sources
 from engine.builder import new_game, practice_game
 from engine.decisions import GameOver
-from engine.game import Options, _markable
+from engine.game import Options
 from engine.players import RandomPlayer
-from engine.state import TEXT_ZONES, CardInstance, Effect, GameState, Player, TList, Version, face_up_in_text_zones
+from engine.state import (TEXT_ZONES, CardInstance, Effect, GameState, Player, TList, Version, cards_on_the_table,
+                          face_up_in_text_zones)
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
@@ -30,7 +31,7 @@ def snapshot(g) -> dict:
                     frozenset(g.traits(cid)), g.is_blank(cid), tuple(a.index for a in abilities(g, cid)),
                     tuple(map(repr, g._constants(cid))))
     marked = {cid for cid, c in g.state.cards.items() if c.moribund is not None}
-    assert marked <= set(_markable(g)), "a moribund card step 6 would not find (MOR-07)"
+    assert marked <= set(cards_on_the_table(g.__dict__, g.state)), "a moribund card step 6 would not find (MOR-07)"
     out["face up, text working"] = tuple(cid for cid, _ in face_up_in_text_zones(g.__dict__, g.state))
     assert out["face up, text working"] == tuple(
         cid for cid, c in sorted(g.state.cards.items()) if c.zone in TEXT_ZONES and not c.facedown)
