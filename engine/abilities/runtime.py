@@ -118,18 +118,15 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
         open_gates = [(None, gt) for gt in save_cancel_gates(g, event)]
     events = {gt.get("event") for _, gt in open_gates}  # a gate answers only its own event (gate_matches)
     for cid, ab in found:
+        if step != "action" and (ab.when or {}).get("event") not in events:
+            continue
+        ctx = Ctx(cid, player, ab, event=event)
         gates: list[tuple[int | None, dict | None]] = [(None, None)]
-        if step != "action":
-            if (ab.when or {}).get("event") not in events:
-                continue
-            ctx = Ctx(cid, player, ab, event=event)
-            if step == "response":
-                gates = [(i, gt) for i, gt in open_gates if gate_matches(g, ab.when, gt, ctx)
-                         and f"{cid}:{ab.index}:{i}" not in window.used]
-            else:
-                gates = [(None, gt) for _, gt in open_gates if gate_matches(g, ab.when, gt, ctx)]
-        else:
-            ctx = Ctx(cid, player, ab, event=event)
+        if step == "response":
+            gates = [(i, gt) for i, gt in open_gates if gate_matches(g, ab.when, gt, ctx)
+                     and f"{cid}:{ab.index}:{i}" not in window.used]
+        elif step == "save_cancel":
+            gates = [(None, gt) for _, gt in open_gates if gate_matches(g, ab.when, gt, ctx)]
         for i, gt in gates:
             ctx.gate = gt
             if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
@@ -164,9 +161,9 @@ def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]
 
 
 def _table(g: Game) -> dict:
-    """Where the step indexes are kept: with the values that read the structure and the constants in
-    force (``Game.constant_table``), or per version while constants are being settled. When no card
-    of the game can blank a text box or grant abilities, they read the structure alone."""
+    """Where the step indexes are kept: per structure when the structure decides every card's text
+    (``sources.structural_text_mods``), else with the values that read the constants in force
+    (``Game.constant_table``); per version while constants are being settled."""
     d = g.__dict__
     if "_constant_override" in d or d.get("_in_constants"):
         return memo(d)
@@ -184,7 +181,7 @@ def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[
     key = ("kind_abilities", player)
     found = table.get(key)
     if found is None:
-        printed = _keys_with(g, "triggered")
+        printed = _triggered_keys(g)
         cards = g.state.cards
         gainers = _gainers(g, table)
         found = table[key] = {k: [] for k in TRIGGERED_KINDS}
@@ -211,21 +208,15 @@ def _gainers(g: Game, table: dict):
     return found
 
 
-def _keys_with(g: Game, kind: str) -> frozenset[str]:
-    """Definitions with a printed ability of ``kind`` (``action``, ``response``, ``passive``, or
-    ``triggered``: any of the three): the index that lets a card without one be skipped at every
-    opportunity."""
-    index = g.__dict__.get("_kind_keys")
+def _triggered_keys(g: Game) -> frozenset[str]:
+    """Definitions with a printed action, response or passive (an ability without ``kind`` is an
+    action): the index that lets a card without one be skipped at every opportunity."""
+    index = g.__dict__.get("_triggered_keys")
     if index is None or index[0] is not g.pool:
-        index = g.__dict__["_kind_keys"] = (g.pool, {})
-    found = index[1].get(kind)
-    if found is None:
-        kinds = TRIGGERED_KINDS if kind == "triggered" else (kind,)
-        found = index[1][kind] = frozenset(
+        index = g.__dict__["_triggered_keys"] = (g.pool, frozenset(
             d.key for d in g.pool.values()
-            if any(isinstance(a, dict) and (a.get("kind") in kinds or "action" in kinds and "kind" not in a)
-                   for a in d.abilities))
-    return found
+            if any(isinstance(a, dict) and a.get("kind", "action") in TRIGGERED_KINDS for a in d.abilities)))
+    return index[1]
 
 
 def save_cancel_gates(g: Game, event: Any) -> list[dict]:
