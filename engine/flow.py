@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from engine import legality, manual, triggers
 from engine.decisions import Decision, GameEnded, Refused
-from engine.state import CHALLENGE_TYPES, Challenge, Window
+from engine.state import CHALLENGE_TYPES, Challenge, Version, Window
 from engine.steady import steady
 
 if TYPE_CHECKING:
@@ -132,7 +132,13 @@ def until_all_pass(g: Game, first: str, offer, *, stop=lambda: False) -> Flow:
     order = g.state.clockwise_from(first)
     seats = [g.player(n) for n in order]
     passes, i = 0, 0
-    while passes < sum(1 for p in seats if not p.eliminated) and not stop():
+    living, seen = 0, -1
+    while True:
+        if seen != Version.s:  # elimination (a concession too) is a change of structure
+            seen = Version.s
+            living = sum(1 for p in seats if not p.eliminated)
+        if passes >= living or stop():
+            break
         p = seats[i % len(seats)]
         i += 1
         if p.eliminated:

@@ -358,15 +358,17 @@ class Game:
     def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
         return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
 
-    @_derived(None, constants=False)
     def card_type(self, card_id: int) -> str:
-        """The current type: a card attached to another is an attachment only (EFF-13, ATT-04)."""
-        if self.state.cards[card_id].zone == "attached":
+        """The current type: a card attached to another is an attachment only (EFF-13, ATT-04). Read
+        from the card and the lasting effects each time: cheaper than any cache of it."""
+        st = self.state
+        c = st.cards[card_id]
+        if c.zone == "attached":
             return "attachment"
-        for e in self.state.effects:  # EFF-12: a card that becomes a character is only a character
+        for e in st.effects:  # EFF-12: a card that becomes a character is only a character
             if e.target == card_id and e.stat == "type":
                 return e.value
-        return self.defn(card_id).type
+        return self.pool[c.key].type
 
     def _constants(self, card_id: int) -> list[dict]:
         """Constant abilities in play that modify this card now (EFF-06: recalculated all the time)."""

@@ -208,7 +208,55 @@ def attachments_check_key(g: Game) -> tuple:
     # the check reads "No attachments" keywords, the Weapon trait, abilities (where an attachment
     # may go) and what the restrictions' filters read: the constants count only if they change these
     cm = constant_map(g) if _constants_touch_attachments(g) else None
-    return g.state, cm, watch_values(g, attachment_reads(g) | {MORIBUND})  # a moribund attachment is not checked
+    reads = attachment_reads(g)
+    if PILES in reads or not _attachment_filters_local(g):
+        return g.state, cm, watch_values(g, reads | {MORIBUND})  # a moribund attachment is not checked
+    # the restrictions read only the host and its attachments: a card drawn, marshalled without a
+    # host, or killed without attachments leaves every answer as it was
+    st = g.state
+    cards = st.cards
+    hosts = []
+    for p in st.players:
+        for h in p.in_play:
+            c = cards[h]
+            if c.attachments:
+                hosts.append((h, c.controller, c.key, tuple([
+                    (a, cards[a].controller, cards[a].facedown, cards[a].moribund) for a in c.attachments])))
+    return st, cm, (tuple(hosts), tuple(st.effects), watch_values(g, reads)[1:])
+
+
+LOCAL_ATTACHMENT_FILTERS = frozenset({
+    "type", "trait", "house", "unique", "not_self", "self", "cost_max", "cost_min", "strength_max",
+    "strength_min", "icon", "keyword", "name", "has_attachments", "influence_min", "crest",
+    "one_per_character", "income_min", "attachments_max", "named", "controller", "owner",
+    "kneeling", "standing", "power_min", "moribund", "not", "any_of", "has_attachment"})
+"""Filter keys that read only the card they test and its own attachments (with the lasting effects,
+the constants and the aspects ``reads`` names): attachment restrictions made of these are checked
+again only when a host, one of its attachments, an effect or the constants change."""
+
+
+def _attachment_filters_local(g: Game) -> bool:
+    """Whether every attachment restriction (``attach_to``) of the game's cards uses only
+    ``LOCAL_ATTACHMENT_FILTERS`` (and ``controller``/``owner`` only as you or opponent): computed
+    once per game."""
+    found = g.__dict__.get("_attachment_filters_local")
+    if found is None:
+        def local(f) -> bool:
+            if isinstance(f, list):
+                return all(local(x) for x in f)
+            if not isinstance(f, dict):
+                return False
+            for k, v in f.items():
+                if k not in LOCAL_ATTACHMENT_FILTERS:
+                    return False
+                if k in ("controller", "owner") and v not in ("you", "opponent"):
+                    return False
+                if k in ("not", "any_of", "has_attachment") and not local(v):
+                    return False
+            return True
+        found = g.__dict__["_attachment_filters_local"] = all(
+            local(item["attach_to"]) for item in _raw_items(g) if isinstance(item, dict) and "attach_to" in item)
+    return found
 
 
 def constants_change(g: Game) -> frozenset:

@@ -23,7 +23,7 @@ from engine.abilities.filters import candidates, immune_to
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.sources import abilities, ability_sources, structural_text_mods, usable_here
 from engine.decisions import Refused
-from engine.state import memo, smemo
+from engine.state import Version, memo, smemo
 from engine.uniqueness import entry_problem
 
 if TYPE_CHECKING:
@@ -167,8 +167,12 @@ def _table(g: Game) -> dict:
     d = g.__dict__
     if "_constant_override" in d or d.get("_in_constants"):
         return memo(d)
+    held = d.get("_smemo")  # smemo's fast path, when the structure decides the text
+    if held is not None and held[0] == Version.s and held[1] is g.state and held[2] is d.get("_step_table"):
+        return held[2]
     if structural_text_mods(g) is not None:
-        return smemo(d, g.state)
+        table = d["_step_table"] = smemo(d, g.state)
+        return table
     return g.constant_table()
 
 

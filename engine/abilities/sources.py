@@ -1,8 +1,9 @@
 """Which abilities a card has now (printed, blanked, gained) and which cards a player may use."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.abilities.conditions import condition_holds
 from engine.abilities.model import Ability, Ctx
@@ -63,8 +64,16 @@ def printed_abilities(g: Game, cid: int) -> list[Ability]:
     cache = g.__dict__.setdefault("_abilities", {})
     printed = cache.get(d.key)
     if printed is None:
-        printed = cache[d.key] = parse_abilities(d.abilities, d.source) if d.abilities else []
+        printed = _PARSED.get(d)
+        if printed is None:
+            printed = _PARSED[d] = parse_abilities(d.abilities, d.source) if d.abilities else []
+        cache[d.key] = printed
     return printed
+
+
+_PARSED: "weakref.WeakKeyDictionary[Any, list[Ability]]" = weakref.WeakKeyDictionary()
+"""Parsed abilities by definition (``CardDef`` is immutable, compared by identity): the games of one
+pool parse each card once, not once per game."""
 
 
 def _current(g: Game, cid: int, printed: list[Ability], mods: list[dict] | None = None) -> list[Ability]:
