@@ -151,6 +151,8 @@ def save_cancel_step(g: Game, ev: Event, first: str) -> Flow:
     """Step 2: clockwise from ``first``, until every player passes in succession (or it is canceled)."""
 
     def offer(name: str) -> Flow:
+        if not g.options.prompt_all and not _may_play(g, name, "save_cancel", ev):
+            return False  # an empty opportunity: the pass it would get, without building it
         answer = yield from g.ask(save_cancel_decision(g, name, ev))
         if "pass" in answer:
             return False
@@ -170,15 +172,19 @@ def _everyone_would_pass(g: Game, first: str, step: str, ev: Event | None = None
     if g.options.prompt_all:
         return False
     for name in g.state.clockwise_from(first):
-        p = g.player(name)
-        if p.eliminated:
-            continue
-        if triggers.step_abilities(g, name, step) or manual.options(g, name, step=step, event=ev):
-            return False
-        if ev is not None and not ev.data.get("cannot_be_saved") and any(
-                g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims):
+        if not g.player(name).eliminated and _may_play(g, name, step, ev):
             return False
     return True
+
+
+def _may_play(g: Game, name: str, step: str, ev: Event | None) -> bool:
+    """Whether ``name`` may have something to play in this step (save/cancel, response): an ability
+    answering an open event (``triggers.may_answer``), text by hand, or a duplicate to save with. When
+    not, his opportunity is empty."""
+    if triggers.may_answer(g, name, step, ev) or manual.options(g, name, step=step, event=ev):
+        return True
+    return ev is not None and not ev.data.get("cannot_be_saved") and any(
+        g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims)
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
@@ -469,6 +475,9 @@ def response_step(g: Game, first: str) -> Flow:
     each response has its own save/cancel step and then its passives (5a-d)."""
 
     def offer(name: str) -> Flow:
+        if not g.options.prompt_all and not _may_play(g, name, "response", None):
+            return False  # an empty opportunity: the pass it would get, without building it
+
         def check(answer: dict) -> dict:
             if "by_hand" in answer:
                 return manual.check(g, name, answer, step="response")

@@ -25,8 +25,9 @@ class Version:
     n = 0
     s = 0
     """The structure's counter: bumped, with ``n``, only by changes to what decides where cards are and
-    what they are (zones, controllers, attachments, facedown, lasting effects, grants, the phase: the
-    fields a class names in ``_structural``). Kneeling, power, gold, the challenge... leave it alone."""
+    what they are (zones, controllers, attachments, facedown, lasting effects, grants, entering or
+    leaving setup: the fields a class names in ``_structural``). Kneeling, power, gold, the challenge,
+    the phase (``GameState.__setattr__``)... leave it alone."""
 
 
 def memo(owner: dict) -> dict:
@@ -391,7 +392,21 @@ class GameState(Tracked):
     the order the switches happened (``plot_holder``)."""
 
     _untracked = frozenset({"log", "windows"})
-    _structural = frozenset({"players", "cards", "phase", "effects", "granted"})
+    _structural = frozenset({"players", "cards", "effects", "granted"})
+    """The phase is not structure: a value that reads it says so (``engine.abilities.reads.PHASE``),
+    and the indexes kept per structure outlive the eight phases of a round. Entering or leaving setup
+    moves the structure: a facedown attachment is blank outside setup only (ATT-04)."""
+
+    def __setattr__(self, name, value):
+        if name == "phase":
+            old = self.__dict__.get("phase", _UNSET)
+            object.__setattr__(self, name, value)
+            if old != value:
+                Version.n += 1
+                if old is _UNSET or "setup" in (old, value):
+                    Version.s += 1
+            return
+        Tracked.__setattr__(self, name, value)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PILES,
+from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PHASE, PILES,
                                    POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
@@ -102,6 +102,8 @@ def watch_values(g: Game, aspects: frozenset) -> tuple:
                                                  if k.startswith(("plots_chosen", "str_changed"))))))
     if PILES in aspects:
         fp.append(tuple((len(p.deck), len(p.plot_deck), tuple(p.used_plots)) for p in st.players))
+    if PHASE in aspects:
+        fp.append(st.phase)
     return tuple(fp)
 
 

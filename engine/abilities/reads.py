@@ -1,9 +1,11 @@
 """What an ability's condition, target or filter reads of the table beyond its structure.
 
-The engine keeps values that read only the structure (zones, controllers, attachments, the phase,
-lasting effects: ``engine.state.Version.s``) until the structure changes. A constant (EFF-06) or an
+The engine keeps values that read only the structure (zones, controllers, attachments, lasting
+effects: ``engine.state.Version.s``) until the structure changes. A constant (EFF-06) or an
 attachment restriction (ATT-02) may also read things that change without moving a card: kneeling,
-power, moribund marks, the challenge, gold, the phase's counters, the size of a deck. The lenses below name which,
+power, moribund marks, the challenge, gold, the phase and its counters, the size of a deck (the
+phase is not structure: most values do not read it, and it changes eight times a round). The
+lenses below name which,
 from the words of the vocabulary (``engine.abilities.registry``) the data uses; a word this table
 does not know reads everything, so a new word is never missed, only slower until it is listed here.
 
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND = \
-    "kneel", "power", "challenge", "gold", "counters", "piles", "moribund"
-EVERYTHING = frozenset({KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND})
+KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND, PHASE = \
+    "kneel", "power", "challenge", "gold", "counters", "piles", "moribund", "phase"
+EVERYTHING = frozenset({KNEEL, POWER, CHALLENGE, GOLD, COUNTERS, PILES, MORIBUND, PHASE})
 """Every aspect a condition or filter can read besides the structure."""
 
 _NONE: frozenset = frozenset()
@@ -43,10 +45,11 @@ WHO_STRUCTURAL = ("you", "opponent")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
-    **{k: _NONE for k in ("phase", "opponents_min", "fewer_characters", "plot_income_below_yours")},
+    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
+    "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of")},
-    "plots_chosen": frozenset({COUNTERS}),
+    "plots_chosen": frozenset({COUNTERS, PHASE}),
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 

@@ -111,11 +111,7 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
     if not found:
         return out
     window = g.state.window
-    open_gates: list = []
-    if step == "response":
-        open_gates = list(enumerate(window.gates)) if window else []
-    elif step == "save_cancel":
-        open_gates = [(None, gt) for gt in save_cancel_gates(g, event)]
+    open_gates = _open_gates(g, step, event)
     events = {gt.get("event") for _, gt in open_gates}  # a gate answers only its own event (gate_matches)
     for cid, ab in found:
         if step != "action" and (ab.when or {}).get("event") not in events:
@@ -139,13 +135,35 @@ def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opp
     return out
 
 
+def _open_gates(g: Game, step: str, event: Any) -> list[tuple[int | None, dict]]:
+    """What a ``response`` (the open window's gates, by index) or a ``save_cancel`` (what ``event``
+    would remove, and the event itself) can answer now."""
+    if step == "response":
+        window = g.state.window
+        return list(enumerate(window.gates)) if window else []
+    if step == "save_cancel":
+        return [(None, gt) for gt in save_cancel_gates(g, event)]
+    return []
+
+
+def may_answer(g: Game, player: str, step: str, event: Any = None) -> bool:
+    """Whether ``player`` has an ability of ``step`` (``save_cancel``, ``response``) that answers an
+    event now open (before its gate's other words, costs and targets): when not, ``available`` finds
+    nothing, without building a context for each ability."""
+    found = step_abilities(g, player, step)
+    if not found:
+        return False
+    events = {gt.get("event") for _, gt in _open_gates(g, step, event)}
+    return any((ab.when or {}).get("event") in events for _, ab in found)
+
+
 def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]:
     """(card, ability) pairs ``player`` could use in ``step`` (``action``, ``save_cancel``,
     ``response``) as the table stands, before gates, costs and targets (actions of this phase only,
     RND-05): an index kept while the structure stays, so an opportunity nobody can answer costs a
     lookup."""
     table = _table(g)
-    key = ("step_abilities", player, step)
+    key = ("step_abilities", player, step, g.state.phase if step == "action" else None)
     found = table.get(key)
     if found is None:
         kind = "action" if step == "action" else "response"

@@ -16,6 +16,7 @@ from engine.scenario import ScenarioSkipped, load_scenario, run_scenario
 ROOT = Path(__file__).resolve().parents[2]
 LCG = ROOT / "tests" / "scenarios" / "lcg"
 PRACTICE = ROOT / "tests" / "scenarios" / "practice"
+RULES = ROOT / "tests" / "scenarios" / "rules"
 
 
 def test_eff06_every_filter_and_condition_word_is_classified():
@@ -29,7 +30,7 @@ def test_eff06_every_filter_and_condition_word_is_classified():
     (None, {"target": "host", "strength": 2}, set()),
     ({"self": {"standing": True}}, {"target": {"all": {"type": "character", "trait": "Asshai"}}}, {"kneel"}),
     ({"host": {"participating": True}}, {"target": "host"}, {"challenge"}),
-    ({"phase": "dominance"}, {"target": "host"}, set()),
+    ({"phase": "dominance"}, {"target": "host"}, {"phase"}),
     (None, {"target": "self", "for_each": "your_gold"}, {"gold"}),
     (None, {"target": "self", "for_each": {"trait": "Direwolf"}}, set()),
     ({"self": {"strength_changed": True}}, {"target": "self"}, {"counters"}),
@@ -107,3 +108,20 @@ def test_eff06_what_a_constant_changes_and_reads_of_derived_values(modify, condi
 def test_eff06_every_modify_key_is_classified():
     from engine.abilities.parse import CONSTANT_MODIFY
     assert set(CONSTANT_MODIFY.keys) <= set(reads.MODIFY_STATS)
+
+
+def test_eff06_rnd05_the_phase_is_read_without_moving_the_structure():
+    """The phase is not structure (``engine.state.GameState``): a constant whose condition reads it is
+    settled again when the phase changes, and the index of actions offered follows the phase (RND-05),
+    though no card moved."""
+    from engine.abilities.runtime import step_abilities
+    from engine.state import Version
+    g, ids = _game(RULES / "eff-06-a-constant-that-reads-the-phase.yaml")
+    actions = lambda: [cid for cid, _ in step_abilities(g, "alice", "action")]  # noqa: E731
+    assert g.strength(ids["drummer"]) == 1 and ids["fire"] not in actions()
+    s = Version.s
+    g.state.phase = "dominance"
+    assert Version.s == s
+    assert g.strength(ids["drummer"]) == 3 and ids["fire"] in actions()
+    g.state.phase = "standing"
+    assert g.strength(ids["drummer"]) == 1 and ids["fire"] not in actions()

@@ -143,7 +143,7 @@ def test_the_structure_version_moves_with_the_structure_only():
         lambda: setattr(p, "revealed_plot", 4), lambda: setattr(p, "house_card", 9), lambda: st.cards.__setitem__(2, c),
         lambda: st.effects.append(Effect(1, "strength", 1, "phase")), lambda: setattr(st.effects[0], "value", 2),
         lambda: st.granted.append({"card": 1, "ability": 1, "player": "a", "until": "phase"}),
-        lambda: setattr(st, "phase", "plot"),
+        lambda: setattr(st, "phase", "plot"),  # leaving setup: a facedown attachment turns blank (ATT-04)
     ]
     for change in moves:
         before = Version.s
@@ -157,6 +157,7 @@ def test_the_structure_version_moves_with_the_structure_only():
         lambda: setattr(c, "kneeling", True), lambda: setattr(c, "power", 2), lambda: setattr(p, "gold", 5),
         lambda: p.deck.append(3), lambda: st.counters.__setitem__("x", 1), lambda: setattr(st, "round", 2),
         lambda: c.tokens.update(gold=2), lambda: setattr(c, "moribund", "dead"),
+        lambda: setattr(st, "phase", "draw"), lambda: setattr(st, "phase", "marshalling"),  # read as PHASE
     ]
     for change in stays:
         before_n, before_s = Version.n, Version.s
