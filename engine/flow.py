@@ -515,7 +515,10 @@ def player_actions(g: Game) -> Flow:
     """The first player acts first; then clockwise, until all pass in succession."""
 
     def offer(name: str) -> Flow:
-        answer = yield from g.ask(action_decision(g, name))
+        found = _action_options(g, name)
+        if not g.options.prompt_all and not found[0] and not found[1]:
+            return False  # an empty opportunity: the pass it would get, without building it
+        answer = yield from g.ask(action_decision(g, name, found))
         if "pass" in answer:
             return False
         yield from take_action(g, name, answer)
@@ -524,10 +527,16 @@ def player_actions(g: Game) -> Flow:
     yield from until_all_pass(g, g.first_player, offer)
 
 
-def action_decision(g: Game, name: str) -> Decision:
+def _action_options(g: Game, name: str) -> tuple[list[dict], list[dict]]:
+    """(marshal and triggered answers, uses by hand) ``name`` may start now."""
     with steady(g):
-        options = legality.marshal_options(g, name) + triggers.options(g, name, step="action")
-        by_hand = manual.options(g, name, step="action")
+        return (legality.marshal_options(g, name) + triggers.options(g, name, step="action"),
+                manual.options(g, name, step="action"))
+
+
+def action_decision(g: Game, name: str, found: tuple[list[dict], list[dict]] | None = None) -> Decision:
+    """``found``: ``_action_options`` already worked out for this state."""
+    options, by_hand = found if found is not None else _action_options(g, name)
 
     def check(answer: dict) -> dict:
         if "marshal" in answer:
@@ -556,9 +565,7 @@ def action_decision(g: Game, name: str) -> Decision:
                         context={"by_hand": by_hand})
 
     def refresh() -> None:
-        with steady(g):
-            decision.options = legality.marshal_options(g, name) + triggers.options(g, name, step="action")
-            decision.context["by_hand"] = manual.options(g, name, step="action")
+        decision.options, decision.context["by_hand"] = _action_options(g, name)
 
     decision.refresh = refresh
     return decision

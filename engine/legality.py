@@ -138,7 +138,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
         return f"{title} is a {d.type} and cannot be marshalled"
     if x < 0:
         return "X cannot be negative"
-    if g.has_keyword(card, "limited") and p.limited_played:
+    if p.limited_played and g.has_keyword(card, "limited"):
         return f"{name} has already played a Limited card this round (MAR-11)"
     problem = unique_problem(g, name, card)
     if problem:
@@ -172,11 +172,14 @@ def marshal_options(g: Game, name: str) -> list[dict]:
 def _marshal_options(g: Game, name: str) -> list[dict]:
     st = g.state
     out = []
+    gold = g.spendable_gold(name)
     for cid in g.player(name).hand:
         d = g.defn(cid)
         if d.unique and duplicate_host(g, name, cid) is not None:
             out.append({"marshal": cid, "duplicate": True, "attach_to": None, "x": 0})
             continue
+        if d.type not in ("character", "location", "attachment") or marshal_cost(g, name, cid, 0) > gold:
+            continue  # what every check below would find first or last (MAR-04)
         # marshal_options runs only in the player's own marshalling turn (MAR-05): what the card
         # itself breaks is the whole answer, without building the messages of marshal_problems
         if d.type != "attachment" and may_attach(g, cid):
