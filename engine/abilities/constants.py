@@ -181,7 +181,8 @@ def _constants_touch_attachments(g: Game) -> bool:
     table = smemo(g.__dict__, g.state)
     found = table.get("constants_touch_attachments")
     if found is None:
-        read = constants_change(g) & attachment_stats(g)
+        changed = constants_change(g)
+        read = changed & attachment_stats(g) if changed else changed
         touched = _constants_in_play(g)[2]
         if read == {TRAITS}:  # a trait a restriction asks for is lost only by removing one (below),
             # one it forbids (``not``) is gained only by adding one
@@ -551,6 +552,15 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
 def lower_cost(g: Game, player: str, cid: int) -> int:
     """How much a card's own ``lower_cost`` constants take off the cost of playing it from hand (its
     condition read with the player as its controller)."""
+    keys = g.__dict__.get("_lower_cost_keys")
+    if keys is None:  # only definitions printing one have it, unless a card of the game can gain one
+        printed = frozenset(d.key for d in g.pool.values()
+                            if any(isinstance(a, dict) and a.get("lower_cost") for a in d.abilities))
+        every = sum(1 for item in _raw_items(g) if isinstance(item, dict) and item.get("lower_cost"))
+        top = sum(1 for d in g.pool.values() for a in d.abilities if isinstance(a, dict) and a.get("lower_cost"))
+        keys = g.__dict__["_lower_cost_keys"] = printed if every == top else None
+    if keys is not None and g.state.cards[cid].key not in keys:
+        return 0
     total = 0
     for ab in abilities(g, cid):
         lc = ab.lower_cost

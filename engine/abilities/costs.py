@@ -153,6 +153,8 @@ def reducers_for(g: Game, player: str, cid: int) -> list[int]:
 
 
 def reduction(g: Game, player: str, cid: int) -> int:
+    if not g.state.reducers:
+        return 0
     return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid))
 
 

@@ -204,14 +204,31 @@ def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[
     found = table.get(key)
     if found is None:
         printed = _triggered_keys(g)
-        cards = g.state.cards
+        st = g.state
+        cards = st.cards
         gainers = _gainers(g, table)
+        sources = ability_sources(g, player)
+        d = g.__dict__
+        sig = None
+        if not gainers and structural_text_mods(g) == {} and "_constant_override" not in d \
+                and not d.get("_in_constants"):
+            # every card has its printed text (less lasting blanks): the lists are those of the last
+            # structure while the same cards with triggered abilities are in the same zones, under
+            # the same lasting effects and grants (a card played elsewhere leaves them as they were)
+            sig = (tuple([(cid, cards[cid].zone) for cid in sources if cards[cid].key in printed]),
+                   tuple(st.effects), tuple([x for x in st.granted if x["player"] == player]))
+            held = d.setdefault("_kind_held", {}).get(player)
+            if held is not None and held[0] is st and held[1] == sig:
+                found = table[key] = held[2]
+                return found[kind]
         found = table[key] = {k: [] for k in TRIGGERED_KINDS}
-        for cid in ability_sources(g, player):
+        for cid in sources:
             if cards[cid].key in printed or cid in gainers:
                 for ab in abilities(g, cid):
                     if ab.kind in found and usable_here(g, player, cid, ab):
                         found[ab.kind].append((cid, ab))
+        if sig is not None:
+            d["_kind_held"][player] = (st, sig, found)
     return found[kind]
 
 
@@ -443,10 +460,17 @@ def _passive_index(g: Game) -> dict:
     table = _table(g)
     found = table.get("passive_index")
     if found is None:
+        lists = [(p.name, _kind_abilities(g, table, p.name, "passive")) for p in g.state.players]
+        held = g.__dict__.get("_passive_held")  # the same lists as before: the same index
+        if held is not None and len(held[0]) == len(lists) and all(
+                a[0] == b[0] and a[1] is b[1] for a, b in zip(held[0], lists)):
+            found = table["passive_index"] = held[1]
+            return found
         found = table["passive_index"] = {}
         seq = 0
-        for p in g.state.players:
-            for cid, ab in _kind_abilities(g, table, p.name, "passive"):
-                found.setdefault((ab.when or {}).get("event"), []).append((seq, p.name, cid, ab))
+        for name, passives in lists:
+            for cid, ab in passives:
+                found.setdefault((ab.when or {}).get("event"), []).append((seq, name, cid, ab))
                 seq += 1
+        g.__dict__["_passive_held"] = (lists, found)
     return found
