@@ -181,19 +181,33 @@ def _constants_touch_attachments(g: Game) -> bool:
     table = smemo(g.__dict__, g.state)
     found = table.get("constants_touch_attachments")
     if found is None:
-        changed = constants_change(g)
-        read = changed & attachment_stats(g) if changed else changed
-        touched = _constants_in_play(g)[2]
-        if read == {TRAITS}:  # a trait a restriction asks for is lost only by removing one (below),
-            # one it forbids (``not``) is gained only by adding one
-            read = read if ("modify", "add_traits") in touched and "-" in attachment_trait_polarity(g) else set()
-        found = bool(read) or ("unknown",) in touched or structural_text_mods(g) is None
-        if not found:
-            found = any(isinstance(ab.modify, dict) and (
-                            ab.modify.get("remove_traits") or
-                            any(str(k).startswith("no attachments") for k in ab.modify.get("add_keywords") or ()))
-                        for _, _, ab in _printed_constants(g))
-        table["constants_touch_attachments"] = found
+        # what it reads: the constants in play, the restrictions of the attachments in play, and
+        # whether the structure decides every card's text; the same as last time, the same answer
+        inputs = (_constants_in_play(g), _attached_restrictions(g), structural_text_mods(g) is None)
+        held = g.__dict__.get("_constants_touch_attachments_of")
+        if held is not None and held[0][0] is inputs[0] and held[0][2] == inputs[2] and \
+                len(held[0][1]) == len(inputs[1]) and all(a is b for a, b in zip(held[0][1], inputs[1])):
+            found = table["constants_touch_attachments"] = held[1]
+            return found
+        found = table["constants_touch_attachments"] = _find_constants_touch_attachments(g)
+        g.__dict__["_constants_touch_attachments_of"] = (inputs, found)
+    return found
+
+
+def _find_constants_touch_attachments(g: Game) -> bool:
+    """``_constants_touch_attachments`` worked out."""
+    changed = constants_change(g)
+    read = changed & attachment_stats(g) if changed else changed
+    touched = _constants_in_play(g)[2]
+    if read == {TRAITS}:  # a trait a restriction asks for is lost only by removing one (below),
+        # one it forbids (``not``) is gained only by adding one
+        read = read if ("modify", "add_traits") in touched and "-" in attachment_trait_polarity(g) else set()
+    found = bool(read) or ("unknown",) in touched or structural_text_mods(g) is None
+    if not found:
+        found = any(isinstance(ab.modify, dict) and (
+                        ab.modify.get("remove_traits") or
+                        any(str(k).startswith("no attachments") for k in ab.modify.get("add_keywords") or ()))
+                    for _, _, ab in _printed_constants(g))
     return found
 
 
@@ -295,10 +309,16 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
     now = d.get("_constants_in_play")
     if now is not None and now[0] == Version.s and now[1] is g.state:
         return now[2]
+    constants = _printed_constants(g)
+    held = d.get("_constants_in_play_of")  # the same abilities as at the last structure: the same answer
+    if held is not None and len(held[0]) == len(constants) and all(
+            a[2] is b[2] for a, b in zip(held[0], constants)):
+        d["_constants_in_play"] = (Version.s, g.state, held[1])
+        return held[1]
     read: set = set()
     changed: set = set()
     touched: set = set()
-    for _, _, ab in _printed_constants(g):
+    for _, _, ab in constants:
         m = ab.modify
         read |= constant_reads(ab.condition, m)
         changed |= modify_stats(m)
@@ -311,6 +331,7 @@ def _constants_in_play(g: Game) -> tuple[frozenset, frozenset, frozenset]:
                 touched.add(("unknown",))  # a word this module cannot read: it may change anything
     found = (frozenset(read), frozenset(changed), frozenset(touched))
     d["_constants_in_play"] = (Version.s, g.state, found)
+    d["_constants_in_play_of"] = (constants, found)
     return found
 
 

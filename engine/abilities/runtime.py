@@ -210,12 +210,14 @@ def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[
         sources = ability_sources(g, player)
         d = g.__dict__
         sig = None
-        if not gainers and structural_text_mods(g) == {} and "_constant_override" not in d \
-                and not d.get("_in_constants"):
-            # every card has its printed text (less lasting blanks): the lists are those of the last
-            # structure while the same cards with triggered abilities are in the same zones, under
-            # the same lasting effects and grants (a card played elsewhere leaves them as they were)
-            sig = (tuple([(cid, cards[cid].zone) for cid in sources if cards[cid].key in printed]),
+        text = structural_text_mods(g)
+        if text is not None and "_constant_override" not in d and not d.get("_in_constants"):
+            # the structure decides every card's text: the lists are those of the last structure
+            # while the same cards with triggered abilities are in the same zones, with the same text
+            # modifiers, under the same lasting effects and grants (a card played elsewhere leaves
+            # them as they were)
+            sig = (tuple([(cid, cards[cid].zone, tuple(map(id, text[cid])) if cid in text else None)
+                          for cid in sources if cards[cid].key in printed or cid in gainers]),
                    tuple(st.effects), tuple([x for x in st.granted if x["player"] == player]))
             held = d.setdefault("_kind_held", {}).get(player)
             if held is not None and held[0] is st and held[1] == sig:
