@@ -18,7 +18,7 @@ from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import (_constant_keys, attachments_check_key, constant_map, constants_change,
-                                        constants_touch)
+                                        constants_touch, keys_with)
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, memo,
                           smemo)
@@ -344,13 +344,15 @@ class Game:
 
     def _in_play_cards(self, name: str) -> list[int]:
         p = self.player(name)
-        out = list(self.card(p.house_card).attachments) if p.house_card is not None else []
+        cards = self.state.cards
+        out = list(cards[p.house_card].attachments) if p.house_card is not None else []
         for p in self.state.players:
             for cid in p.in_play:
-                if self.card(cid).controller == name:
+                c = cards[cid]
+                if c.controller == name:
                     out.append(cid)
-                for aid in self.card(cid).attachments:
-                    if self.card(aid).controller == name:
+                for aid in c.attachments:
+                    if cards[aid].controller == name:
                         out.append(aid)
         return out
 
@@ -754,9 +756,13 @@ class Game:
         """Five Doomed cards in the dead pile eliminate a player (WIN-04/05)."""
         if self.state.winner is not None:
             return
+        held = self.__dict__.get("_doomed_checked")  # the dead piles are structure
+        if held is not None and held[0] == Version.s and held[1] is self.state:
+            return
         living = [p for p in self.state.players if not p.eliminated]
         doomed = [p for p in living if self.doomed_in_dead(p.name) >= DOOMED_TO_ELIMINATE]
         if not doomed:
+            self.__dict__["_doomed_checked"] = (Version.s, self.state)
             return
         if len(doomed) == len(living):
             self.state.winner = "draw"
@@ -831,10 +837,15 @@ class Game:
         """(card, gold) for the gold tokens ``name`` may spend as if they were in his gold pool: those on
         cards in play he controls with a ``spend_gold`` constant whose condition holds (a blanked card's
         gold stays on it but cannot be spent)."""
+        keys = keys_with(self, "spend_gold")
+        if keys is not None and not keys:
+            return []  # no card of this game can let its gold be spent
         out = []
+        cards = self.state.cards
         for cid in self.player(name).in_play:
-            n = self.card(cid).tokens.get("gold", 0)
-            if n > 0 and triggers.spends_gold(self, cid):
+            c = cards[cid]
+            n = c.tokens.get("gold", 0)
+            if n > 0 and (keys is None or c.key in keys) and triggers.spends_gold(self, cid):
                 out.append((cid, n))
         return out
 

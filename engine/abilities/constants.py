@@ -232,14 +232,19 @@ def attachments_check_key(g: Game) -> tuple:
     # host, or killed without attachments leaves every answer as it was
     st = g.state
     cards = st.cards
-    hosts = []
-    for p in st.players:
-        for h in p.in_play:
-            c = cards[h]
-            if c.attachments:
-                hosts.append((h, c.controller, c.key, tuple([
-                    (a, cards[a].controller, cards[a].facedown, cards[a].moribund) for a in c.attachments])))
-    return st, cm, (tuple(hosts), tuple(st.effects), watch_values(g, reads)[1:])
+    found = table.get("attachment_hosts")
+    if found is None:  # the structure's part, once per structure
+        hosts, attachments = [], []
+        for p in st.players:
+            for h in p.in_play:
+                c = cards[h]
+                if c.attachments:
+                    hosts.append((h, c.controller, c.key, tuple([
+                        (a, cards[a].controller, cards[a].facedown) for a in c.attachments])))
+                    attachments += c.attachments
+        found = table["attachment_hosts"] = (tuple(hosts), attachments)
+    return st, cm, (found[0], tuple([cards[a].moribund for a in found[1]]), tuple(st.effects),
+                    watch_values(g, reads)[1:])
 
 
 LOCAL_ATTACHMENT_FILTERS = frozenset({
@@ -573,13 +578,7 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
 def lower_cost(g: Game, player: str, cid: int) -> int:
     """How much a card's own ``lower_cost`` constants take off the cost of playing it from hand (its
     condition read with the player as its controller)."""
-    keys = g.__dict__.get("_lower_cost_keys")
-    if keys is None:  # only definitions printing one have it, unless a card of the game can gain one
-        printed = frozenset(d.key for d in g.pool.values()
-                            if any(isinstance(a, dict) and a.get("lower_cost") for a in d.abilities))
-        every = sum(1 for item in _raw_items(g) if isinstance(item, dict) and item.get("lower_cost"))
-        top = sum(1 for d in g.pool.values() for a in d.abilities if isinstance(a, dict) and a.get("lower_cost"))
-        keys = g.__dict__["_lower_cost_keys"] = printed if every == top else None
+    keys = keys_with(g, "lower_cost")
     if keys is not None and g.state.cards[cid].key not in keys:
         return 0
     total = 0
@@ -709,6 +708,20 @@ def untargetable(g: Game, cid: int, source: int, player: str) -> bool:
         if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
             return True
     return False
+
+
+def keys_with(g: Game, word: str) -> frozenset | None:
+    """The definitions of the game's cards that print an ability with ``word`` (``lower_cost``,
+    ``spend_gold``...): only their cards can have one, unless some card can gain such an ability from
+    a constant (then None: any card may). Worked out once per game."""
+    cache = g.__dict__.setdefault("_keys_with", {})
+    if word not in cache:
+        printed = frozenset(d.key for d in g.pool.values()
+                            if any(isinstance(a, dict) and a.get(word) for a in d.abilities))
+        every = sum(1 for item in _raw_items(g) if isinstance(item, dict) and item.get(word))
+        top = sum(1 for d in g.pool.values() for a in d.abilities if isinstance(a, dict) and a.get(word))
+        cache[word] = printed if every == top else None
+    return cache[word]
 
 
 def spends_gold(g: Game, cid: int) -> bool:

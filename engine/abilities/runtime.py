@@ -106,16 +106,33 @@ class Opportunity:
 def available(g: Game, player: str, *, step: str, event: Any = None) -> list[Opportunity]:
     """Abilities ``player`` could trigger in this step (``action``, ``save_cancel``, ``response``),
     costs and restrictions considered; targets are checked when an answer comes."""
-    out: list[Opportunity] = []
     found = step_abilities(g, player, step)
     if not found:
-        return out
+        return []
     window = g.state.window
+    d = g.__dict__
+    if step != "action" or event is not None or "_constant_override" in d or d.get("_in_constants"):
+        return _available(g, player, step, event, found, window)
+    # actions are kept for this state version (and window: it is not tracked), so checking an answer
+    # finds the opportunities its decision listed without working them out again
+    key = ("available", player, id(window), (len(window.gates), len(window.used)) if window else None)
+    table = memo(d)
+    held = table.get(key)
+    if held is None or held[0] is not window:
+        held = table[key] = (window, _available(g, player, step, event, found, window))
+    return list(held[1])
+
+
+def _available(g: Game, player: str, step: str, event: Any, found: list, window: Any) -> list[Opportunity]:
+    out: list[Opportunity] = []
     open_gates = _open_gates(g, step, event)
     events = {gt.get("event") for _, gt in open_gates}  # a gate answers only its own event (gate_matches)
+    cards = g.state.cards
     for cid, ab in found:
         if step != "action" and (ab.when or {}).get("event") not in events:
             continue
+        if cards[cid].kneeling and ab.cost.get("kneel_self"):
+            continue  # restriction_problem's answer, found before building anything (COS-05)
         ctx = Ctx(cid, player, ab, event=event)
         gates: list[tuple[int | None, dict | None]] = [(None, None)]
         if step == "response":
