@@ -18,7 +18,8 @@ from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import (_constant_keys, attachments_check_key, constant_map, constants_change,
-                                        constants_touch, keys_with)
+                                        constants_touch, constants_touch_any, keys_with)
+from engine.abilities.sources import structural_text_mods
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, memo,
                           smemo)
@@ -430,9 +431,19 @@ class Game:
 
     def bonus(self, card_id: int, what: str) -> int:
         """A card's income, initiative or influence icon (0 when its text box is blank)."""
-        if self.card(card_id).facedown or self.is_blank(card_id):
+        if self.card(card_id).facedown or self._blank_now(card_id):
             return 0
         return getattr(self.defn(card_id), what)
+
+    def _blank_now(self, card_id: int) -> bool:
+        """``is_blank``, read from the structure when it decides every card's text
+        (``structural_text_mods``): then no constant needs settling to know it."""
+        d = self.__dict__
+        text = structural_text_mods(self) if "_constant_override" not in d and not d.get("_in_constants") else None
+        if text is None:
+            return self.is_blank(card_id)
+        return any(e.target == card_id and e.stat == "blank" for e in self.state.effects) \
+            or self.is_facedown_attachment(card_id) or any(m.get("blank") for m in text.get(card_id, ()))
 
     @_derived(frozenset)
     def traits(self, card_id: int) -> set[str]:
@@ -445,6 +456,15 @@ class Game:
         if constants_touch(self, KEYWORDS, keyword, card_id):
             return keyword in self.keywords(card_id)
         return keyword in _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
+
+    def immunities(self, card_id: int) -> set[str]:
+        """What the card's "immune to ..." keywords name (IMM-01), read like ``has_keyword``: without
+        settling the constants when none of them can give or take one."""
+        if constants_touch_any(self, KEYWORDS, "immune to ", card_id):
+            kws = self.keywords(card_id)
+        else:
+            kws = _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
+        return {k[len("immune to "):] for k in kws if k.startswith("immune to ")}
 
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""

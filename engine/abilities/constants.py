@@ -301,6 +301,17 @@ def constants_touch(g: Game, stat: str, value: str, cid: int | None = None) -> b
     return False
 
 
+def constants_touch_any(g: Game, stat: str, prefix: str, cid: int | None = None) -> bool:
+    """``constants_touch`` for every keyword or trait that starts with ``prefix`` ("immune to ")."""
+    _, changed, touched = _constants_in_play(g)
+    if ("unknown",) in touched or any(t[0] == stat and str(t[1]).startswith(prefix) for t in touched):
+        return True
+    if stat == KEYWORDS and BLANK in changed:
+        text = structural_text_mods(g)
+        return text is None or cid is None or any(m.get("blank") for m in text.get(cid, ()))
+    return False
+
+
 def constants_modify(g: Game, key: str) -> bool:
     """Whether a constant in play has this ``modify`` key (``gold_penalty``, ``cannot``...): when
     none has, what it would change is read without settling the constants."""
@@ -497,7 +508,8 @@ def terminal_conditions(g: Game, cid: int) -> list[dict]:
     """The terminal conditions on a card (MOR-09): from lasting effects and its own constants."""
     out = [e.value for e in g.state.effects if e.target == cid and e.stat == "terminal"]
     out += [ab.terminal for ab in abilities(g, cid) if ab.kind == "constant" and ab.terminal]
-    out += [m["terminal"] for m in g._constants(cid) if m.get("terminal")]  # core-b: Flame-Kissed
+    if constants_modify(g, "terminal"):  # core-b: Flame-Kissed (no such constant in play: no settling)
+        out += [m["terminal"] for m in g._constants(cid) if m.get("terminal")]
     return out
 
 

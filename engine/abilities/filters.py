@@ -212,7 +212,7 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
         return False
     if not _may_be_immune(g, cid):
         return False
-    imm = {k[len("immune to "):] for k in g.keywords(cid) if k.startswith("immune to ")}
+    imm = g.immunities(cid)
     if not imm:
         return False
     return bool(imm & immunities_to(g, source, kind, g.card(source).controller != g.card(cid).controller))
