@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.abilities.runtime import step_abilities
+from engine.abilities.runtime import _passive_index, available, step_abilities
 from engine.abilities.sources import abilities, ability_sources
 from engine.builder import new_game, practice_game
 from engine.decisions import GameOver
@@ -18,7 +18,8 @@ from engine.state import (TEXT_ZONES, CardInstance, Effect, GameState, Player, T
 
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
-          "_settle_reads", "_text_structural", "_constants_in_play")
+          "_settle_reads", "_text_structural", "_constants_in_play", "_constants_in_play_of",
+          "_constants_touch_attachments_of", "_kind_held", "_passive_held", "_step_table")
 
 
 def snapshot(g) -> dict:
@@ -29,7 +30,7 @@ def snapshot(g) -> dict:
             continue
         out[cid] = (g.card_type(cid), g.strength(cid), frozenset(g.icons(cid)), frozenset(g.keywords(cid)),
                     frozenset(g.traits(cid)), g.is_blank(cid), tuple(a.index for a in abilities(g, cid)),
-                    tuple(map(repr, g._constants(cid))))
+                    tuple(map(repr, g._constants(cid))), frozenset(g.immunities(cid)), g._blank_now(cid))
     marked = {cid for cid, c in g.state.cards.items() if c.moribund is not None}
     assert marked <= set(cards_on_the_table(g.__dict__, g.state)), "a moribund card step 6 would not find (MOR-07)"
     out["face up, text working"] = tuple(cid for cid, _ in face_up_in_text_zones(g.__dict__, g.state))
@@ -38,7 +39,10 @@ def snapshot(g) -> dict:
     for name in g.state.player_names:
         out[name] = (tuple(ability_sources(g, name)), tuple(g.in_play_cards(name)),
                      tuple((c, a.index) for step in ("action", "response", "save_cancel")
-                           for c, a in step_abilities(g, name, step)))
+                           for c, a in step_abilities(g, name, step)),
+                     tuple((o.card, o.ability.index) for o in available(g, name, step="action")))
+    out["passives"] = {event: tuple((seq, name, c, a.index) for seq, name, c, a in entries)
+                       for event, entries in _passive_index(g).items()}
     return out
 
 
