@@ -38,7 +38,12 @@ def _duplicate_host(g: Game, name: str, title: str) -> int | None:
 # -- marshalling (MAR-04..11, ATT-01) ---------------------------------------------
 
 def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
-    """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities."""
+    """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities
+    (worked out once per ``steady`` context)."""
+    return memo(g, ("marshal_cost", name, cid, x), lambda: _marshal_cost(g, name, cid, x))
+
+
+def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
     extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \

@@ -304,6 +304,15 @@ def _cards_in_play(g: Game) -> list[int]:
 
 def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
     """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
+    return [c for c in _pool(g, f, ctx) if matches(g, c, f, ctx)]
+
+
+def iter_candidates(g: Game, f: dict, ctx: Ctx):
+    """``candidates``, one at a time (a caller that wants one stops there)."""
+    return (c for c in _pool(g, f, ctx) if matches(g, c, f, ctx))
+
+
+def _pool(g: Game, f: dict, ctx: Ctx) -> list[int]:
     where = f.get("from", "in_play")
     if where == "in_play":
         name, want = f.get("name"), f.get("type")
@@ -313,7 +322,7 @@ def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
             pool = cards_in_play(g) if want is None else in_play_of_type(g, want)
     else:
         pool = list(g.player(ctx.player).pile(where))
-    return [c for c in pool if matches(g, c, f, ctx)]
+    return pool
 
 
 # --- core-b additions ---

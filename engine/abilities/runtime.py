@@ -19,7 +19,7 @@ from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
 from engine.abilities.constants import _constant_keys, constant_map, toll_problem, untargetable
 from engine.abilities.events import gate_matches
-from engine.abilities.filters import candidates, immune_to
+from engine.abilities.filters import candidates, immune_to, iter_candidates
 from engine.abilities.model import Ability, Ctx, _effect_name
 from engine.abilities.sources import abilities, ability_sources, structural_text_mods, usable_here
 from engine.decisions import Refused
@@ -63,7 +63,9 @@ def _entry_problem(g: Game, ab: Ability, ctx: Ctx, t: int) -> str | None:
     return entry_problem(g, ctx.player, t)
 
 
-def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
+def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx, *, first: bool = False) -> list:
+    """The cards (or players) ``ab`` may choose now; ``first``: stop at the first (whether there is
+    one)."""
     if ab.choose is None:
         return []
     if "player" in ab.choose:  # a player target: immunity never applies to players (IMM-02)
@@ -75,7 +77,7 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
     discards = any(isinstance(e, dict) and "discard" in e for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
-    for t in candidates(g, ab.choose, ctx):
+    for t in (iter_candidates if first else candidates)(g, ab.choose, ctx):
         if immune_to(g, t, cid, ab.kind):
             continue  # IMM-03
         if untargetable(g, t, cid, ctx.player):
@@ -91,6 +93,8 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx) -> list:
         if _entry_problem(g, ab, ctx, t):
             continue  # UNQ-02, C-08: it could not enter play
         out.append(t)
+        if first:
+            break
     return out
 
 
@@ -144,7 +148,7 @@ def _available(g: Game, player: str, step: str, event: Any, found: list, window:
             ctx.gate = gt
             if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
                     toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
-                if ab.choose is not None and not legal_targets(g, cid, ab, ctx):
+                if ab.choose is not None and not legal_targets(g, cid, ab, ctx, first=True):
                     continue
                 out.append(Opportunity(cid, ab, gt, i))
                 if step != "response":
