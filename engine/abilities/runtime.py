@@ -171,11 +171,17 @@ def may_answer(g: Game, player: str, step: str, event: Any = None) -> bool:
     """Whether ``player`` has an ability of ``step`` (``save_cancel``, ``response``) that answers an
     event now open (before its gate's other words, costs and targets): when not, ``available`` finds
     nothing, without building a context for each ability."""
-    found = step_abilities(g, player, step)
-    if not found:
+    table = _table(g)
+    key = ("answer_events", player, step)
+    wanted = table.get(key)
+    if wanted is None:  # the events the player's abilities of this step answer
+        wanted = table[key] = frozenset((ab.when or {}).get("event") for _, ab in step_abilities(g, player, step))
+    if not wanted:
         return False
-    events = {gt.get("event") for _, gt in _open_gates(g, step, event)}
-    return any((ab.when or {}).get("event") in events for _, ab in found)
+    if step == "response":
+        window = g.state.window
+        return window is not None and any(gt.get("event") in wanted for gt in window.gates)
+    return any(gt["event"] in wanted for gt in save_cancel_gates(g, event))
 
 
 def step_abilities(g: Game, player: str, step: str) -> list[tuple[int, Ability]]:
@@ -235,11 +241,12 @@ def _kind_abilities(g: Game, table: dict, player: str, kind: str) -> list[tuple[
         if text is not None and "_constant_override" not in d and not d.get("_in_constants"):
             # the structure decides every card's text: the lists are those of the last structure
             # while the same cards with triggered abilities are in the same zones, with the same text
-            # modifiers, under the same lasting effects and grants (a card played elsewhere leaves
-            # them as they were)
+            # modifiers, lasting blanks and types (``abilities``, ``usable_here``) and grants (a card
+            # played elsewhere leaves them as they were)
             sig = (tuple([(cid, cards[cid].zone, tuple(map(id, text[cid])) if cid in text else None)
                           for cid in sources if cards[cid].key in printed or cid in gainers]),
-                   tuple(st.effects), tuple([x for x in st.granted if x["player"] == player]))
+                   tuple([(e.target, e.stat, e.value) for e in st.effects if e.stat in ("blank", "type")]),
+                   tuple([x for x in st.granted if x["player"] == player]))
             held = d.setdefault("_kind_held", {}).get(player)
             if held is not None and held[0] is st and held[1] == sig:
                 found = table[key] = held[2]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.abilities.conditions import condition_holds
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import condition_reads, condition_stats
+from engine.abilities.reads import KEYWORDS, TRAITS, condition_reads, condition_stats
 from engine.abilities.filters import _may_be_immune
 from engine.abilities.parse import parse_abilities
 from engine.state import Version, face_up_in_text_zones, memo, smemo
@@ -145,7 +145,7 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
             if target not in ("self", "host"):
                 return None
             if ab.condition:  # decided now if it reads only the structure, and no value constants change
-                if condition_reads(ab.condition) or condition_stats(ab.condition) & _constants.constants_change(g):
+                if condition_reads(ab.condition) or not _values_untouched(g, ab.condition):
                     return None
                 if not condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                     continue
@@ -159,6 +159,33 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
     if any(m.get("blank") for t in sources for m in out.get(t, ())):
         return None  # a text modifier blanked by another: left to the settling of constants
     return out
+
+
+def _values_untouched(g: Game, condition: Any) -> bool:
+    """Whether no constant in play changes a value ``condition`` reads (``reads.condition_stats``):
+    for traits and keywords, only those the condition names count (a constant that grants Knight
+    leaves "you control three Direwolf" alone)."""
+    read = condition_stats(condition) & _constants.constants_change(g)
+    if not read:
+        return True
+    if not read <= {TRAITS, KEYWORDS}:
+        return False
+    named: dict[str, set] = {TRAITS: set(), KEYWORDS: set()}
+    stack = [condition]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if k in ("trait", "keyword"):
+                    values = v if isinstance(v, list) else [v]
+                    if not all(isinstance(x, str) for x in values):
+                        return False
+                    named[TRAITS if k == "trait" else KEYWORDS].update(values)
+                else:
+                    stack.append(v)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return not any(_constants.constants_touch(g, stat, v) for stat in read for v in named[stat])
 
 
 def _text_modifier_keys(g: Game) -> frozenset[str]:
