@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from engine import legality, manual, triggers
 from engine.decisions import Decision, GameEnded, Refused
-from engine.state import CHALLENGE_TYPES, Challenge, Version, Window
+from engine.state import CHALLENGE_TYPES, Challenge, Version, Window, effects_on
 from engine.steady import steady
 
 if TYPE_CHECKING:
@@ -868,7 +868,7 @@ def stand_all(g: Game, ev: Event) -> Flow:
         if c.kneeling and c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
             if c.zone == "in_play" and g.cannot(c.id, "stand"):
                 continue  # core-b: Noose and Swordpoint
-            if any(e.target == c.id and e.stat == "no_standing" for e in g.state.effects):
+            if effects_on(g.__dict__, g.state, c.id, "no_standing"):
                 continue  # core-c: skip_standing (Cersei Lannister)
             c.kneeling = False
             if c.zone == "in_play":

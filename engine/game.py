@@ -21,7 +21,7 @@ from engine.abilities.constants import (_constant_keys, attachments_check_key, c
                                         constants_touch, constants_touch_any, keys_with)
 from engine.abilities.sources import structural_text_mods
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
-from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, memo,
+from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, effects_on, memo,
                           smemo)
 from engine.steady import memo as steady_memo
 
@@ -359,7 +359,7 @@ class Game:
 
     # -- derived values (LST-02..04): printed values plus lasting effects -------
     def _effects_on(self, card_id: int, stat: str) -> list[Effect]:
-        return [e for e in self.state.effects if e.target == card_id and e.stat == stat]
+        return effects_on(self.__dict__, self.state, card_id, stat)
 
     def card_type(self, card_id: int) -> str:
         """The current type: a card attached to another is an attachment only (EFF-13, ATT-04). Read
@@ -368,8 +368,8 @@ class Game:
         c = st.cards[card_id]
         if c.zone == "attached":
             return "attachment"
-        for e in st.effects:  # EFF-12: a card that becomes a character is only a character
-            if e.target == card_id and e.stat == "type":
+        if st.effects:  # EFF-12: a card that becomes a character is only a character
+            for e in effects_on(self.__dict__, st, card_id, "type"):
                 return e.value
         return self.pool[c.key].type
 
@@ -417,7 +417,7 @@ class Game:
     def is_blank(self, card_id: int, constants: list[dict] | None = None) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
-        if any(e.target == card_id and e.stat == "blank" for e in self.state.effects):
+        if effects_on(self.__dict__, self.state, card_id, "blank"):
             return True
         if self.is_facedown_attachment(card_id):
             return True  # ATT-04: no traits, no abilities, no type but attachment
@@ -442,7 +442,7 @@ class Game:
         text = structural_text_mods(self) if "_constant_override" not in d and not d.get("_in_constants") else None
         if text is None:
             return self.is_blank(card_id)
-        return any(e.target == card_id and e.stat == "blank" for e in self.state.effects) \
+        return bool(effects_on(d, self.state, card_id, "blank")) \
             or self.is_facedown_attachment(card_id) or any(m.get("blank") for m in text.get(card_id, ()))
 
     @_derived(frozenset)
@@ -844,7 +844,7 @@ class Game:
     # --- core-c additions ---
     def uncounted(self, card_id: int) -> bool:
         """The card's STR does not count in the challenge (``not_counted``)."""
-        return any(e.target == card_id and e.stat == "uncounted" for e in self.state.effects)
+        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted"))
 
 
     # --- core-d additions ---

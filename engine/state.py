@@ -77,6 +77,22 @@ def face_up_in_text_zones(owner: dict, state: Any) -> list:
     return found
 
 
+def effects_on(owner: dict, state: Any, target: int, stat: str) -> list:
+    """The lasting effects on card ``target`` for ``stat`` (``Effect.stat``), in the order they were
+    created: from an index built once per structure (``smemo``; effects are structure), so a long
+    game with many effects does not walk them all at every read."""
+    effects = state.effects
+    if not effects:
+        return []
+    table = smemo(owner, state)
+    index = table.get("effects_by_target")
+    if index is None:
+        index = table["effects_by_target"] = {}
+        for e in effects:
+            index.setdefault((e.target, e.stat), []).append(e)
+    return index.get((target, stat), [])
+
+
 def cards_on_the_table(owner: dict, state: Any) -> list[int]:
     """Every card in play, with its attachments and duplicates, the House cards with theirs, and the
     events being played: the cards that can carry marks (moribund, kneeling, power, tokens). Found

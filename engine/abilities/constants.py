@@ -12,7 +12,7 @@ from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GO
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, printed_abilities, structural_text_mods
-from engine.state import Version, cards_on_the_table, face_up_in_text_zones, smemo
+from engine.state import Version, cards_on_the_table, effects_on, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -506,7 +506,7 @@ def _immunity_may_cut_constants(g: Game, constants: list) -> bool:
 
 def terminal_conditions(g: Game, cid: int) -> list[dict]:
     """The terminal conditions on a card (MOR-09): from lasting effects and its own constants."""
-    out = [e.value for e in g.state.effects if e.target == cid and e.stat == "terminal"]
+    out = [e.value for e in effects_on(g.__dict__, g.state, cid, "terminal")]
     out += [ab.terminal for ab in abilities(g, cid) if ab.kind == "constant" and ab.terminal]
     if constants_modify(g, "terminal"):  # core-b: Flame-Kissed (no such constant in play: no settling)
         out += [m["terminal"] for m in g._constants(cid) if m.get("terminal")]
