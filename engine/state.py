@@ -84,13 +84,16 @@ def effects_on(owner: dict, state: Any, target: int, stat: str) -> list:
     effects = state.effects
     if not effects:
         return []
-    table = smemo(owner, state)
-    index = table.get("effects_by_target")
-    if index is None:
-        index = table["effects_by_target"] = {}
+    held = owner.get("_effects_index")
+    if held is None or held[0] != Version.s or held[1] is not state:
+        index: dict = {}
         for e in effects:
             index.setdefault((e.target, e.stat), []).append(e)
-    return index.get((target, stat), [])
+        held = owner["_effects_index"] = (Version.s, state, index)
+    return held[2].get((target, stat), _NO_EFFECTS)
+
+
+_NO_EFFECTS: list = []  # shared, never changed: callers only read it
 
 
 def cards_on_the_table(owner: dict, state: Any) -> list[int]:

@@ -2,6 +2,7 @@
 restrictions (GEN-01), terminal conditions (MOR-09), attachment restrictions (ATT-01/02)."""
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from engine.abilities.conditions import condition_holds
@@ -112,23 +113,46 @@ def attachment_reads(g: Game) -> frozenset:
     included (computed once per game)."""
     found = g.__dict__.get("_attachment_reads")
     if found is None:
-        found = g.__dict__["_attachment_reads"] = frozenset().union(*(
-            filter_reads(item["attach_to"]) for item in _raw_items(g)
-            if isinstance(item, dict) and "attach_to" in item))
+        found = g.__dict__["_attachment_reads"] = frozenset().union(
+            *(filter_reads(f) for d in g.pool.values() for f in _def_facts(d)["attach_to"]))
     return found
 
 
-def _raw_items(g: Game):
-    """Every mapping, list and value inside the ability data of the game's cards, nested ones
-    (a constant's ``gain``) included."""
-    stack = [a for d in g.pool.values() for a in d.abilities]
-    while stack:
-        item = stack.pop()
-        yield item
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
+_DEF_FACTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _def_facts(d) -> dict:
+    """What the vocabulary walks find in one definition's ability data (``items``: every mapping,
+    list and value, nested ones included; ``attach_to``: its restrictions), kept per definition
+    (definitions are immutable), so a new game of the same cards does not walk them again."""
+    found = _DEF_FACTS.get(d)
+    if found is None:
+        items = []
+        stack = list(d.abilities)
+        while stack:
+            item = stack.pop()
+            items.append(item)
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+        found = _DEF_FACTS[d] = {
+            "items": items,
+            "attach_to": [i["attach_to"] for i in items if isinstance(i, dict) and "attach_to" in i],
+            "strings": [i for i in items if isinstance(i, str)]}
+    return found
+
+
+def _def_count(d, word: str) -> tuple[int, int]:
+    """(abilities of ``d`` with ``word``, mappings anywhere in its ability data with ``word``)."""
+    facts = _def_facts(d)
+    key = ("count", word)
+    found = facts.get(key)
+    if found is None:
+        found = facts[key] = (
+            sum(1 for a in d.abilities if isinstance(a, dict) and a.get(word)),
+            sum(1 for i in facts["items"] if isinstance(i, dict) and i.get(word)))
+    return found
 
 
 def _attached_restrictions(g: Game) -> list[dict]:
@@ -277,7 +301,7 @@ def _attachment_filters_local(g: Game) -> bool:
                     return False
             return True
         found = g.__dict__["_attachment_filters_local"] = all(
-            local(item["attach_to"]) for item in _raw_items(g) if isinstance(item, dict) and "attach_to" in item)
+            local(f) for d in g.pool.values() for f in _def_facts(d)["attach_to"])
     return found
 
 
@@ -494,7 +518,7 @@ def _immunity_may_cut_constants(g: Game, constants: list) -> bool:
     words = g.__dict__.get("_immunity_words")
     if words is None:  # printed, or added by any ability of the game's cards (computed once)
         texts = [k for d in g.pool.values() for k in d.keywords] + \
-            [item for item in _raw_items(g) if isinstance(item, str)]
+            [item for d in g.pool.values() for item in _def_facts(d)["strings"]]
         words = g.__dict__["_immunity_words"] = frozenset(
             k[len("immune to "):] for k in texts if k.startswith("immune to "))
     now = words | {str(e.value)[len("immune to "):] for e in g.state.effects
@@ -728,11 +752,10 @@ def keys_with(g: Game, word: str) -> frozenset | None:
     a constant (then None: any card may). Worked out once per game."""
     cache = g.__dict__.setdefault("_keys_with", {})
     if word not in cache:
-        printed = frozenset(d.key for d in g.pool.values()
-                            if any(isinstance(a, dict) and a.get(word) for a in d.abilities))
-        every = sum(1 for item in _raw_items(g) if isinstance(item, dict) and item.get(word))
-        top = sum(1 for d in g.pool.values() for a in d.abilities if isinstance(a, dict) and a.get(word))
-        cache[word] = printed if every == top else None
+        counts = [(d, _def_count(d, word)) for d in g.pool.values()]
+        printed = frozenset(d.key for d, (top, _) in counts if top)
+        nested = any(every != top for _, (top, every) in counts)
+        cache[word] = None if nested else printed
     return cache[word]
 
 

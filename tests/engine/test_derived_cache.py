@@ -19,7 +19,7 @@ from engine.state import (TEXT_ZONES, CardInstance, Effect, GameState, Player, T
 SHARED_JSON = Path(__file__).resolve().parents[3] / "shared" / "data" / "agot1-lcg-cards.json"
 CACHES = ("_memo", "_constant_cache", "_view_memo", "_smemo", "_cmemo", "_abilities_now", "_text_mods_now",
           "_settle_reads", "_text_structural", "_constants_in_play", "_constants_in_play_of",
-          "_constants_touch_attachments_of", "_kind_held", "_passive_held", "_step_table")
+          "_constants_touch_attachments_of", "_kind_held", "_passive_held", "_step_table", "_effects_index")
 
 
 def snapshot(g) -> dict:
