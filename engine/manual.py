@@ -130,11 +130,24 @@ def _sources(g: Game, player: str) -> list[int]:
 
 
 def _find_sources(g: Game, player: str) -> list[int]:
+    keys = _by_hand_keys(g)  # only cards of these definitions can have text by hand
+    if not keys:
+        return []
+    cards = g.state.cards
     p = g.player(player)
-    out = [c for c in g.in_play_cards(player) if not g.card(c).facedown]
-    out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None]
-    out += [c for c in p.hand if g.card_type(c) == "event"]
+    out = [c for c in g.in_play_cards(player) if cards[c].key in keys and not cards[c].facedown]
+    out += [c for c in (p.house_card, p.agenda, p.revealed_plot) if c is not None and cards[c].key in keys]
+    out += [c for c in p.hand if cards[c].key in keys and g.card_type(c) == "event"]
     return [c for c in out if text_abilities(g, c)]
+
+
+def _by_hand_keys(g: Game) -> frozenset:
+    """The definitions of the game's cards with text played by hand (computed once per game)."""
+    found = g.__dict__.get("_by_hand_keys")
+    if found is None:
+        found = g.__dict__["_by_hand_keys"] = frozenset(
+            d.key for d in g.pool.values() if d.text and _by_hand_paragraphs(d))
+    return found
 
 
 def _usable_zone(g: Game, cid: int) -> bool:
