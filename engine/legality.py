@@ -39,7 +39,17 @@ def _duplicate_host(g: Game, name: str, title: str) -> int | None:
 
 def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities
-    (worked out once per ``steady`` context)."""
+    (worked out once per ``steady`` context). With no reducer waiting, no gold-penalty constant in play
+    and no cost-lowering text on the card, it is the printed cost and the House penalty, kept per game."""
+    keys = triggers.keys_with(g, "lower_cost")
+    if not g.state.reducers and not triggers.constants_modify(g, "gold_penalty") and \
+            keys is not None and g.state.cards[cid].key not in keys:
+        fixed = g.__dict__.setdefault("_fixed_marshal_costs", {})
+        key = (name, cid, x, g.state.cards[cid].key)
+        found = fixed.get(key)
+        if found is None:
+            found = fixed[key] = _marshal_cost(g, name, cid, x)
+        return found
     return memo(g, ("marshal_cost", name, cid, x), lambda: _marshal_cost(g, name, cid, x))
 
 

@@ -14,7 +14,7 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         count_for_each, does_not_kneel, host_types, lower_cost, prohibited,
                                         terminal_conditions, terminal_holds, terminal_victims)
 from engine.abilities.constants import allowed, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
-from engine.abilities.constants import constants_modify, spends_gold
+from engine.abilities.constants import constants_modify, keys_with, spends_gold
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit_key, pay_costs, reducers_for,
@@ -48,7 +48,7 @@ __all__ = [
     "passives_for", "pay_costs", "prohibited", "reducers_for", "reduction", "restriction_problem",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
     "terminal_holds", "terminal_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
-    "constants_modify", "use_reducer", "victims_of",
+    "constants_modify", "keys_with", "use_reducer", "victims_of",
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
