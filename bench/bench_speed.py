@@ -1,11 +1,12 @@
 """The engine's speed, in one run: decisions per CPU second, the ratio to the tight reference loop,
 and what a derived-value read costs as the board grows.
 
-    python bench/bench_speed.py [--games N] [--reads N] [--json PATH] [--reference PATH]
+    python bench/bench_speed.py [--games N] [--repeat N] [--reads N] [--json PATH] [--reference PATH]
 
 Prints:
 
-- decisions/s and ms per decision (CPU time, ``time.process_time``) for practice-deck games
+- decisions/s and ms per decision (CPU time, ``time.process_time``; the median of ``--repeat`` runs of
+  the same games, 3 by default, so one hiccup of a busy machine does not decide it) for practice-deck games
   (``RandomPlayer``) and real Core Set games (``TriggerPlayer`` from ``bench_lcg_games``: it
   triggers abilities 60% of the time it can) at 2, 3 and 4 players;
 - the ratio of each to ``../shared/bench/reference_loop.py`` (a tight model of the same
@@ -93,6 +94,13 @@ def real_run(pool, players: int, games: int) -> tuple[int, float]:
     return decisions, cpu
 
 
+def _median(run, repeat: int, *args) -> tuple[int, float]:
+    """(decisions, CPU seconds) of ``run(*args)``: the median of ``repeat`` runs of the same games
+    (fixed seeds: every run plays the same decisions)."""
+    results = [run(*args) for _ in range(repeat)]
+    return results[0][0], statistics.median(cpu for _, cpu in results)
+
+
 def board(pool, in_play: int):
     """A 4-player Core game (two decks each) with ``in_play`` characters, locations and attachments
     put into play by fiat, round the table (this measures reads, not rules)."""
@@ -155,12 +163,14 @@ def read_costs(pool, in_play: int, reads: int) -> tuple[int, float, float, float
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=6, help="games per configuration (default 6)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of the same games per configuration; the median CPU time is printed (default 3)")
     ap.add_argument("--reads", type=int, default=2000, help="reads per derived-value measure (default 2000)")
     ap.add_argument("--json", default=str(DEFAULT_JSON), help="the LCG card data (real-card games)")
     ap.add_argument("--reference", default=str(DEFAULT_REFERENCE), help="reference_loop.py")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.reads < 1:
-        ap.error("--games and --reads must be at least 1")
+    if args.games < 1 or args.reads < 1 or args.repeat < 1:
+        ap.error("--games, --repeat and --reads must be at least 1")
 
     refs = [reference_us(Path(args.reference))]
     if refs[0] is None:
@@ -170,13 +180,13 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     for players in (2, 3, 4):
-        rows.append((f"practice, {players} players", *practice_run(players, args.games)))
+        rows.append((f"practice, {players} players", *_median(practice_run, args.repeat, players, args.games)))
     pool = None
     if Path(args.json).is_file():
         from cards.pool import load_pool
         pool = load_pool(Path(args.json))
         for players in (2, 3, 4):
-            rows.append((f"Core Set, {players} players", *real_run(pool, players, args.games)))
+            rows.append((f"Core Set, {players} players", *_median(real_run, args.repeat, pool, players, args.games)))
     else:
         print(f"no LCG card data at {args.json}: real-card games and reads are skipped")
 
