@@ -21,8 +21,8 @@ from engine.abilities.constants import (_constant_keys, attachments_check_key, c
                                         constants_touch, constants_touch_any, keys_with)
 from engine.abilities.sources import structural_text_mods
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
-from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, effects_on, memo,
-                          smemo)
+from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, effects_on,
+                          memo, smemo)
 from engine.steady import memo as steady_memo
 
 

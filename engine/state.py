@@ -79,8 +79,8 @@ def face_up_in_text_zones(owner: dict, state: Any) -> list:
 
 def effects_on(owner: dict, state: Any, target: int, stat: str) -> list:
     """The lasting effects on card ``target`` for ``stat`` (``Effect.stat``), in the order they were
-    created: from an index built once per structure (``smemo``; effects are structure), so a long
-    game with many effects does not walk them all at every read."""
+    created: from an index built once per structure (effects are structure), so a long game with
+    many effects does not walk them all at every read."""
     effects = state.effects
     if not effects:
         return []
