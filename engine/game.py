@@ -18,7 +18,7 @@ from cards.model import CardDef
 from engine import flow, triggers, visibility
 from engine.decisions import Decision, GameEnded, GameOver, Refused, shown
 from engine.abilities.constants import (_constant_keys, attachments_check_key, constant_map, constants_change,
-                                        constants_touch, constants_touch_any, keys_with)
+                                        constants_touch, keys_with)
 from engine.abilities.sources import structural_text_mods
 from engine.abilities.reads import BLANK, ICONS, KEYWORDS, STRENGTH, TRAITS
 from engine.state import (CardInstance, Effect, GameState, Player, Version, Window, cards_on_the_table, effects_on,
@@ -417,10 +417,8 @@ class Game:
     def is_blank(self, card_id: int, constants: list[dict] | None = None) -> bool:
         """The printed text box is blanked (PLT-11, EFF-03/05): printed abilities, keywords and the
         gold, influence and initiative icons are gone; traits, icons and gained text stay."""
-        if effects_on(self.__dict__, self.state, card_id, "blank"):
+        if self.blank_by_structure(card_id):
             return True
-        if self.is_facedown_attachment(card_id):
-            return True  # ATT-04: no traits, no abilities, no type but attachment
         mods = self._constants(card_id) if constants is None else constants
         return any(m.get("blank") for m in mods)
 
@@ -442,8 +440,12 @@ class Game:
         text = structural_text_mods(self) if "_constant_override" not in d and not d.get("_in_constants") else None
         if text is None:
             return self.is_blank(card_id)
-        return bool(effects_on(d, self.state, card_id, "blank")) \
-            or self.is_facedown_attachment(card_id) or any(m.get("blank") for m in text.get(card_id, ()))
+        return self.blank_by_structure(card_id) or any(m.get("blank") for m in text.get(card_id, ()))
+
+    def blank_by_structure(self, card_id: int) -> bool:
+        """A text box blank without any constant: a lasting blank (EFF-03) or a facedown attachment
+        (ATT-04: no traits, no abilities, no type but attachment)."""
+        return bool(effects_on(self.__dict__, self.state, card_id, "blank")) or self.is_facedown_attachment(card_id)
 
     @_derived(frozenset)
     def traits(self, card_id: int) -> set[str]:
@@ -460,7 +462,7 @@ class Game:
     def immunities(self, card_id: int) -> set[str]:
         """What the card's "immune to ..." keywords name (IMM-01), read like ``has_keyword``: without
         settling the constants when none of them can give or take one."""
-        if constants_touch_any(self, KEYWORDS, "immune to ", card_id):
+        if constants_touch(self, KEYWORDS, "immune to ", card_id, prefix=True):
             kws = self.keywords(card_id)
         else:
             kws = _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)

@@ -97,11 +97,7 @@ def is_by_hand(g: Game, cid: int) -> bool:
 
 
 def by_hand_in_pool(g: Game) -> bool:
-    found = g.__dict__.get("_by_hand_pool")
-    if found is None:
-        found = any(d.text and _by_hand_paragraphs(d) for d in g.pool.values())
-        g._by_hand_pool = found
-    return found
+    return bool(_by_hand_keys(g))
 
 
 def _ability(g: Game, cid: Any, n: Any) -> TextAbility:

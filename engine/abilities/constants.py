@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.reads import (MODIFY_STATS, BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MORIBUND, PHASE, PILES,
-                                   POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
+from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MODIFY_STATS, MORIBUND, PHASE,
+                                   PILES, POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
                                    modify_stats, target_stats)
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, printed_abilities, structural_text_mods
@@ -266,9 +266,9 @@ def attachments_check_key(g: Game) -> tuple:
                     hosts.append((h, c.controller, c.key, tuple([
                         (a, cards[a].controller, cards[a].facedown) for a in c.attachments])))
                     attachments += c.attachments
-        found = table["attachment_hosts"] = (tuple(hosts), attachments)
-    return st, cm, (found[0], tuple([cards[a].moribund for a in found[1]]), tuple(st.effects),
-                    watch_values(g, reads)[1:])
+        effects = tuple([(e.target, e.stat, repr(e.value), e.until, e.source) for e in st.effects])
+        found = table["attachment_hosts"] = ((tuple(hosts), effects), attachments)
+    return st, cm, (found[0], tuple([cards[a].moribund for a in found[1]]), watch_values(g, reads)[1:])
 
 
 LOCAL_ATTACHMENT_FILTERS = frozenset({
@@ -311,24 +311,19 @@ def constants_change(g: Game) -> frozenset:
     return _constants_in_play(g)[1]
 
 
-def constants_touch(g: Game, stat: str, value: str, cid: int | None = None) -> bool:
+def constants_touch(g: Game, stat: str, value: str, cid: int | None = None, *, prefix: bool = False) -> bool:
     """Whether a constant in play can add or take away this keyword (``KEYWORDS``) or trait
-    (``TRAITS``) from card ``cid`` (any card: None): a blank takes keywords, not traits (EFF-03), and
-    only from the cards it blanks when the structure decides them (``structural_text_mods``). When
-    none can, whether a card has it is read without settling the constants."""
+    (``TRAITS``) from card ``cid`` (any card: None); ``prefix``: any that starts with ``value``
+    ("immune to "). A blank takes keywords, not traits (EFF-03), and only from the cards it blanks
+    when the structure decides them (``structural_text_mods``). When none can, whether a card has it
+    is read without settling the constants."""
     _, changed, touched = _constants_in_play(g)
-    if ("unknown",) in touched or (stat, value) in touched:
+    if ("unknown",) in touched:
         return True
-    if stat == KEYWORDS and BLANK in changed:
-        text = structural_text_mods(g)
-        return text is None or cid is None or any(m.get("blank") for m in text.get(cid, ()))
-    return False
-
-
-def constants_touch_any(g: Game, stat: str, prefix: str, cid: int | None = None) -> bool:
-    """``constants_touch`` for every keyword or trait that starts with ``prefix`` ("immune to ")."""
-    _, changed, touched = _constants_in_play(g)
-    if ("unknown",) in touched or any(t[0] == stat and str(t[1]).startswith(prefix) for t in touched):
+    if prefix:
+        if any(t[0] == stat and str(t[1]).startswith(value) for t in touched):
+            return True
+    elif (stat, value) in touched:
         return True
     if stat == KEYWORDS and BLANK in changed:
         text = structural_text_mods(g)

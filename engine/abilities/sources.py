@@ -10,7 +10,7 @@ from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import KEYWORDS, TRAITS, condition_reads, condition_stats
 from engine.abilities.filters import _may_be_immune
 from engine.abilities.parse import parse_abilities
-from engine.state import Version, effects_on, face_up_in_text_zones, memo, smemo
+from engine.state import Version, face_up_in_text_zones, smemo
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -35,16 +35,14 @@ def abilities(g: Game, cid: int) -> list[Ability]:
             found = _current(g, cid, printed, mods)
         else:
             found = printed
-            if printed and (g.is_facedown_attachment(cid) or
-                            effects_on(gd, g.state, cid, "blank")):
+            if printed and g.blank_by_structure(cid):
                 found = []
         if held is None or held[0] != Version.s or held[1] is not g.state:
             held = gd["_abilities_now"] = (Version.s, g.state, {})
         held[2][cid] = found
         return found
     if not text_modifiers_in_play(g):  # while constants settle: the printed text less lasting blanks
-        if printed and (g.is_facedown_attachment(cid) or
-                        effects_on(gd, g.state, cid, "blank")):
+        if printed and g.blank_by_structure(cid):
             return []
         return printed
     if "_constant_override" in gd:
@@ -135,7 +133,7 @@ def _structural_text_mods(g: Game) -> dict[int, list[dict]] | None:
     for cid, c in face_up_in_text_zones(g.__dict__, g.state):
         if c.key not in keys:
             continue
-        if g.is_facedown_attachment(cid) or effects_on(g.__dict__, g.state, cid, "blank"):
+        if g.blank_by_structure(cid):
             continue  # a blank text box has no constants (EFF-03)
         for ab in printed_abilities(g, cid):
             m = ab.modify
