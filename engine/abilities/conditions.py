@@ -12,23 +12,27 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-@condition("self", FilterSchema(), "this card matches the filter")
+@condition("self", FilterSchema(), "this card matches the filter",
+        phrase=lambda v, r: "this card " + r.predicate(v))
 def _self(g, want, ctx):
     return matches(g, ctx.source, want, ctx)
 
 
-@condition("host", FilterSchema(), "this attachment is on a card that matches the filter")
+@condition("host", FilterSchema(), "this attachment is on a card that matches the filter",
+        phrase=lambda v, r: r.host_noun + " " + r.predicate(v))
 def _host(g, want, ctx):
     host = g.card(ctx.source).attached_to
     return host is not None and matches(g, host, want, ctx)
 
 
-@condition("phase", Words(*PHASES), "it is this phase")
+@condition("phase", Words(*PHASES), "it is this phase",
+        phrase=lambda v, r: f"it is the {v} phase")
 def _phase(g, want, ctx):
     return g.state.phase == want
 
 
-@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way")
+@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way",
+        phrase=lambda v, r: f"it is {r.article(v)} challenge")
 def _challenge_type(g, want, ctx):
     ch = g.state.challenge
     return not (ch is None or ch.ended or ch.type != want)
@@ -48,19 +52,23 @@ def _counted(g, want, ctx, **fixed) -> bool:
 
 
 @condition("you_control", COUNTED, "you control at least count_min (default 1) and at most count_max cards that "
-           "match")
+           "match",
+        phrase=lambda v, r: ("you control " + r.counted(v) if v.get("from", "in_play") == "in_play"
+                             else "you have " + r.counted({"owner": "you", **v})))
 def _you_control(g, want, ctx):
     return _counted(g, want, ctx, controller="you")
 
 
 @condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match")
+           "match",
+        phrase=lambda v, r: "there is " + r.counted(v) + " in play")
 def _in_play(g, want, ctx):
     return _counted(g, want, ctx)
 
 
 @condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
-           "count_min (default 1) and at most count_max cards that match")
+           "count_min (default 1) and at most count_max cards that match",
+        phrase=lambda v, r: "the defending player controls " + r.counted(v))
 def _defender_controls(g, want, ctx):
     ch = g.state.challenge
     if ch is None or ch.ended:
@@ -72,13 +80,15 @@ def _defender_controls(g, want, ctx):
     return n >= need and (most is None or n <= most)
 
 
-@condition("you_are", Words("attacker", "defender"), "you are the attacker / defender of the challenge")
+@condition("you_are", Words("attacker", "defender"), "you are the attacker / defender of the challenge",
+        phrase=lambda v, r: f"you are the {v}")
 def _you_are(g, want, ctx):
     ch = g.state.challenge
     return not (ch is None or getattr(ch, want) != ctx.player)
 
 
-@condition("you_won", TrueOnly(), "you won the current challenge")
+@condition("you_won", TrueOnly(), "you won the current challenge",
+        phrase=lambda v, r: "you won the challenge")
 def _you_won(g, want, ctx):
     ch = g.state.challenge
     return not (ch is None or ch.winner != ctx.player)
@@ -98,7 +108,8 @@ def condition_holds(g: Game, cond: dict | None, ctx: Ctx) -> bool:
 
 # --- core-b additions ---
 
-@condition("won_by_min", Int(minimum=1), "you won the current challenge by N or more STR")
+@condition("won_by_min", Int(minimum=1), "you won the current challenge by N or more STR",
+        phrase=lambda v, r: f"you won the challenge by {v} or more STR")
 def _won_by_min(g, want, ctx):
     ch = g.state.challenge
     if ch is None or ch.winner != ctx.player:
@@ -108,19 +119,22 @@ def _won_by_min(g, want, ctx):
     return mine - theirs >= want
 
 
-@condition("opponents_min", Int(minimum=1), "you have N or more opponents still in the game")
+@condition("opponents_min", Int(minimum=1), "you have N or more opponents still in the game",
+        phrase=lambda v, r: f"you have {v} or more opponents")
 def _opponents_min(g, want, ctx):
     return sum(1 for n in g.opponents(ctx.player) if not g.player(n).eliminated) >= want
 
 
-@condition("fewer_characters", TrueOnly(), "you control fewer characters than an opponent")
+@condition("fewer_characters", TrueOnly(), "you control fewer characters than an opponent",
+        phrase=lambda v, r: "you control fewer characters than an opponent")
 def _fewer_characters(g, want, ctx):
     mine = len(g.characters(ctx.player))
     return any(len(g.characters(n)) > mine for n in g.opponents(ctx.player) if not g.player(n).eliminated)
 
 
 @condition("plot_income_below_yours", Words("target", "opponent"), "the revealed plot of the chosen player "
-           "(target) or of your opponent has a lower printed income than yours")
+           "(target) or of your opponent has a lower printed income than yours",
+        phrase=lambda v, r: f"{r.poss(v)} revealed plot has a lower printed income than yours")
 def _plot_income_below_yours(g, want, ctx):
     who = [t for t in ctx.targets if isinstance(t, str)] if want == "target" else g.opponents(ctx.player)[:1]
     mine = g.player(ctx.player).revealed_plot
@@ -132,7 +146,8 @@ def _plot_income_below_yours(g, want, ctx):
 # --- core-c additions ---
 
 @condition("challenge_of", ListOf(Words(*CHALLENGE_TYPES)), "a challenge of one of these types is under way, and "
-           "you are its attacker or defender")
+           "you are its attacker or defender",
+        phrase=lambda v, r: "you are attacking or defending in " + r.article(r.join(v, "or")) + " challenge")
 def _challenge_of(g, want, ctx):
     ch = g.state.challenge
     return not (ch is None or ch.ended or ch.resolved or ch.type not in want) and \
@@ -142,6 +157,7 @@ def _challenge_of(g, want, ctx):
 # --- core-d additions ---
 
 @condition("plots_chosen", TrueOnly(), "the plot phase is between the choice of the plots and their reveal (a "
-           "window some cards open: `allows: [actions_before_reveal]`)")
+           "window some cards open: `allows: [actions_before_reveal]`)",
+        phrase=lambda v, r: "plots have been chosen but not yet revealed")
 def _plots_chosen(g, want, ctx):
     return g.state.phase == "plot" and g.state.counters.get("plots_chosen") == g.state.phase_serial

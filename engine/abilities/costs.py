@@ -28,7 +28,8 @@ def _check_gold(g, player, cid, ab, ctx, value):
 
 cost("gold", Int(), "gold, paid when the ability's own label allows; an event's printed cost can be paid only "
      "in your own marshalling turn (MAR-08, C-14: the card's text, not the rule, says when its gold is spent)",
-     pay=_no_pay)(_check_gold)
+     pay=_no_pay,
+        phrase=lambda v, r: f"pay {v} gold")(_check_gold)
 
 
 def _check_kneel_self(g, player, cid, ab, ctx, value):
@@ -42,7 +43,8 @@ def _pay_kneel_self(g, player, cid, ab, value):
     g.card(cid).kneeling = True
 
 
-cost("kneel_self", TrueOnly(), "kneel this card", pay=_pay_kneel_self)(_check_kneel_self)
+cost("kneel_self", TrueOnly(), "kneel this card", pay=_pay_kneel_self,
+        phrase=lambda v, r: "kneel this card")(_check_kneel_self)
 
 
 def _check_kneel_host(g, player, cid, ab, ctx, value):
@@ -58,7 +60,8 @@ def _pay_kneel_host(g, player, cid, ab, value):
         g.card(c.attached_to).kneeling = True
 
 
-cost("kneel_host", TrueOnly(), "kneel the attached character", pay=_pay_kneel_host)(_check_kneel_host)
+cost("kneel_host", TrueOnly(), "kneel the attached character", pay=_pay_kneel_host,
+        phrase=lambda v, r: "kneel " + r.host_noun)(_check_kneel_host)
 
 
 def _check_leaving(g, player, cid, ab, ctx, value):
@@ -68,9 +71,11 @@ def _check_leaving(g, player, cid, ab, ctx, value):
 
 
 cost("discard_self", TrueOnly(), "this card is discarded to pay: it becomes moribund (MOR-01)",
-     pay=lambda g, player, cid, ab, value: g.remove(cid, "discard"), leaves_play=True)(_check_leaving)
+     pay=lambda g, player, cid, ab, value: g.remove(cid, "discard"), leaves_play=True,
+        phrase=lambda v, r: "discard this card")(_check_leaving)
 cost("kill_self", TrueOnly(), "this card is killed to pay: it becomes moribund (MOR-01)",
-     pay=lambda g, player, cid, ab, value: g.remove(cid, "dead"), leaves_play=True)(_check_leaving)
+     pay=lambda g, player, cid, ab, value: g.remove(cid, "dead"), leaves_play=True,
+        phrase=lambda v, r: "kill this card")(_check_leaving)
 
 
 def _check_power_self(g, player, cid, ab, ctx, value):
@@ -85,7 +90,8 @@ def _pay_power_self(g, player, cid, ab, value):
         g.card(cid).power -= value
 
 
-cost("power_self", Int(minimum=1), "discard N power from this card", pay=_pay_power_self)(_check_power_self)
+cost("power_self", Int(minimum=1), "discard N power from this card", pay=_pay_power_self,
+        phrase=lambda v, r: f"discard {v} power from this card")(_check_power_self)
 
 
 def _check_discard_from_hand(g, player, cid, ab, ctx, value):
@@ -96,7 +102,8 @@ def _check_discard_from_hand(g, player, cid, ab, ctx, value):
 
 
 cost("discard_from_hand", Int(minimum=1), "(checked only: the table asks for the cards)",
-     pay=_no_pay)(_check_discard_from_hand)
+     pay=_no_pay,
+        phrase=lambda v, r: f"discard {r.count(v, 'card')} from your hand")(_check_discard_from_hand)
 
 
 def _check_kneel(g, player, cid, ab, ctx, value):
@@ -111,7 +118,8 @@ def _check_kneel(g, player, cid, ab, ctx, value):
 cost("kneel", FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)"),
      "kneel standing cards you control that match; the answer names them first in `pay` (then any influence "
      "cards). A moribund card is still in play and may kneel (the FAQ's Treachery example)",
-     pay=_no_pay)(_check_kneel)
+     pay=_no_pay,
+        phrase=lambda v, r: "kneel " + r.counted({"controller": "you", **v}, exactly=v.get("count", 1)))(_check_kneel)
 
 
 def _check_influence(g, player, cid, ab, ctx, value):
@@ -123,7 +131,8 @@ def _check_influence(g, player, cid, ab, ctx, value):
 
 cost("influence", Int(minimum=1), "the answer's `pay: [CARDS]` kneels standing cards you control whose influence "
      "adds up to N or more (COS-01, C-25); paying influence is a cost, not an effect (COS-03)",
-     pay=_no_pay)(_check_influence)
+     pay=_no_pay,
+        phrase=lambda v, r: f"kneel {v} influence")(_check_influence)
 
 COSTS = REGISTRY["cost"]
 
@@ -333,7 +342,8 @@ def _check_gold_x(g, player, cid, ab, ctx, value):
 
 
 cost("gold_x", TrueOnly(), "pay X gold, X chosen by the player (the answer's `x`); effects read it as `x`",
-     pay=_no_pay)(_check_gold_x)
+     pay=_no_pay,
+        phrase=lambda v, r: "pay X gold")(_check_gold_x)
 
 
 # --- core-c additions ---
@@ -349,4 +359,5 @@ def _check_gold_target_cost(g, player, cid, ab, ctx, value):
 
 cost("gold_target_cost", TrueOnly(), "pay X gold, where X is the printed cost of the chosen target (choose with "
      "`cost_max_your_gold: true` so that only targets you can pay for are legal)",
-     pay=_no_pay)(_check_gold_target_cost)
+     pay=_no_pay,
+        phrase=lambda v, r: "pay gold equal to the chosen card's printed cost")(_check_gold_target_cost)

@@ -67,23 +67,28 @@ def _remove(g: Game, e: dict, name: str, arg: Any, ctx: Ctx) -> bool:
 
 
 @effect("kill", card_selector(), "removes cards in play; inside a window they are moribund until step 6. The "
-        "cards are known at initiation so they can be saved in step 2", removal="dead")
+        "cards are known at initiation so they can be saved in step 2", removal="dead",
+        phrase=lambda v, e, r: "kill " + r.cards(v))
 def _kill(g, e, arg, ctx):
     return _remove(g, e, "kill", arg, ctx)
 
 
-@effect("discard", card_selector(), "the same, to the discard pile", removal="discard")
+@effect("discard", card_selector(), "the same, to the discard pile", removal="discard",
+        phrase=lambda v, e, r: "discard " + r.cards(v) + " from play")
 def _discard(g, e, arg, ctx):
     return _remove(g, e, "discard", arg, ctx)
 
 
-@effect("return_to_hand", card_selector(), "the same, to the owner's hand", removal="hand")
+@effect("return_to_hand", card_selector(), "the same, to the owner's hand", removal="hand",
+        phrase=lambda v, e, r: "return " + r.cards(v) + " to " + r.owners(v) + " hand")
 def _return_to_hand(g, e, arg, ctx):
     return _remove(g, e, "return_to_hand", arg, ctx)
 
 
 @effect("return_to_deck", card_selector(), "the same, to the top (or with `bottom: true` the bottom) of the "
-        "owner's deck", keys={"bottom": Bool()}, removal="deck")
+        "owner's deck", keys={"bottom": Bool()}, removal="deck",
+        phrase=lambda v, e, r: ("put " + r.cards(v) + (" on the bottom" if e.get("bottom") else " on top") + " of "
+                                + r.owners(v) + " deck"))
 def _return_to_deck(g, e, arg, ctx):
     return _remove(g, e, "return_to_deck", arg, ctx)
 
@@ -102,18 +107,22 @@ def _kneel_or_stand(g, name, arg, ctx):
     return done
 
 
-@effect("kneel", card_selector(), "kneels the cards")
+@effect("kneel", card_selector(), "kneels the cards",
+        phrase=lambda v, e, r: "kneel " + r.cards(v))
 def _kneel(g, e, arg, ctx):
     return _kneel_or_stand(g, "kneel", arg, ctx)
 
 
-@effect("stand", card_selector(), "stands the cards")
+@effect("stand", card_selector(), "stands the cards",
+        phrase=lambda v, e, r: "stand " + r.cards(v))
 def _stand(g, e, arg, ctx):
     return _kneel_or_stand(g, "stand", arg, ctx)
 
 
 @effect("claim_power", card_selector("house", "your_house"), "claims power (house: for your House card)",
-        keys={"amount": Int(minimum=1)})
+        keys={"amount": Int(minimum=1)},
+        phrase=lambda v, e, r: (f"gain {e.get('amount', 1)} power for your House" if v in ("house", "your_house")
+                                else r.subject(v, f"gain {e.get('amount', 1)} power")))
 def _claim_power(g, e, arg, ctx):
     n = int(e.get("amount", 1))
     title = g.name(ctx.source)
@@ -157,19 +166,23 @@ def _power(g, name, e, arg, ctx):
 
 @effect("move_power", Int(minimum=1), "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house",
-        keys={"from": POWER_FROM, "to": card_selector("your_house")})
+        keys={"from": POWER_FROM, "to": card_selector("your_house")},
+        phrase=lambda v, e, r: (f"move {v} power from {r.power_place(e.get('from', 'opponent_house'))} "
+                                f"to {r.power_place(e.get('to', 'your_house'))}"))
 def _move_power(g, e, arg, ctx):
     return _power(g, "move_power", e, arg, ctx)
 
 
 @effect("discard_power", Int(minimum=1), "discards N power from a House card or a card",
-        keys={"from": POWER_FROM})
+        keys={"from": POWER_FROM},
+        phrase=lambda v, e, r: f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}")
 def _discard_power(g, e, arg, ctx):
     return _power(g, "discard_power", e, arg, ctx)
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05)", keys={"player": PLAYERS})
+        "(DRW-03..05)", keys={"player": PLAYERS},
+        phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
     for who in select(g, e.get("player", "you"), ctx):
@@ -178,7 +191,8 @@ def _draw(g, e, arg, ctx):
     return True
 
 
-@effect("gain_gold", Int(minimum=1), "you gain N gold")
+@effect("gain_gold", Int(minimum=1), "you gain N gold",
+        phrase=lambda v, e, r: f"gain {v} gold")
 def _gain_gold(g, e, arg, ctx):
     g.player(ctx.player).gold += int(arg)
     g.log(f"{ctx.player} gains {int(arg)} gold ({g.name(ctx.source)})")
@@ -208,7 +222,9 @@ def _describe_modify(e: dict) -> str:
         "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
-              "until": UNTIL})
+              "until": UNTIL},
+        phrase=lambda v, e, r: (("have " if r.imperative else "") + r.cards(v) + " "
+                                + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
@@ -236,7 +252,8 @@ def _modify(g, e, arg, ctx):
 @effect("save", card_selector(), "step 2: the card (usually trigger) is no longer removed by the effect being "
         "resolved; the ability's own `then` still acts on the card it saved (`{save: self}` then "
         "`{return_to_hand: self}`: Viserys Targaryen). From a terminal kill (MOR-09), a save that would not also "
-        "end the condition is not a legal save (refused, and not offered; tried on a copy of the state)")
+        "end the condition is not a legal save (refused, and not offered; tried on a copy of the state)",
+        phrase=lambda v, e, r: "save " + r.cards(v))
 def _save(g, e, arg, ctx):
     ev = ctx.event
     done = False
@@ -253,7 +270,8 @@ def _save(g, e, arg, ctx):
 
 
 @effect("cancel", TrueOnly(), "step 2: the effect being resolved is canceled (its costs stay paid); written "
-        "as the bare word", bare=True)
+        "as the bare word", bare=True,
+        phrase=lambda v, e, r: "cancel that effect")
 def _cancel(g, e, arg, ctx):
     ev = ctx.event
     if ev is None:
@@ -264,7 +282,9 @@ def _cancel(g, e, arg, ctx):
 
 
 @effect("discard_at_random", Int(minimum=1), "the player (default opponent) discards N cards at random from "
-        "hand", keys={"player": PLAYERS})
+        "hand", keys={"player": PLAYERS},
+        phrase=lambda v, e, r: (r.subject(e.get("player", "opponent"), f"discard {r.count(v, 'card')} at random from")
+                                + f" {r.their(e.get('player', 'opponent'))} hand"))
 def _discard_at_random(g, e, arg, ctx):
     n = int(arg)
     for who in select(g, e.get("player", "opponent"), ctx):
@@ -279,7 +299,9 @@ def _discard_at_random(g, e, arg, ctx):
 
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
-        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")})
+        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")},
+        phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
+            "" if e.get("controller", "you") == "you" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
     done = False
     who = e.get("controller", "you")
@@ -300,7 +322,8 @@ def _put_into_play(g, e, arg, ctx):
     return done
 
 
-@effect("return_control", card_selector(), "control of the cards goes back to their owner (CTL-01)")
+@effect("return_control", card_selector(), "control of the cards goes back to their owner (CTL-01)",
+        phrase=lambda v, e, r: "return control of " + r.cards(v) + " to " + r.owners(v)[:-2])
 def _return_control(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -312,7 +335,8 @@ def _return_control(g, e, arg, ctx):
     return done
 
 
-@effect("remove_from_challenge", card_selector(), "the cards stop participating")
+@effect("remove_from_challenge", card_selector(), "the cards stop participating",
+        phrase=lambda v, e, r: "remove " + r.cards(v) + " from the challenge")
 def _remove_from_challenge(g, e, arg, ctx):
     ch = g.state.challenge
     done = False
@@ -342,7 +366,8 @@ def control_problem(g: Game, player: str, cid: int) -> str | None:
 
 
 @effect("take_control", card_selector(), "you take control of the cards (not a unique you already have, "
-        "UNQ-02/04)", steals=True)
+        "UNQ-02/04)", steals=True,
+        phrase=lambda v, e, r: "take control of " + r.cards(v))
 def _take_control(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -363,7 +388,9 @@ def _search_ask(g, e, ctx):
 
 
 @effect("search", FilterSchema(), "search your deck: you choose a matching card, reveal it and put it in your hand, "
-        "then shuffle (ZON-16)", ask=_search_ask)
+        "then shuffle (ZON-16)", ask=_search_ask,
+        phrase=lambda v, e, r: ("search your deck for " + r.filter(v, bare=True)
+                                + ", reveal it and add it to your hand, then shuffle your deck"))
 def _search(g, e, arg, ctx):
     f = dict(arg) if isinstance(arg, dict) else {}
     deck = g.player(ctx.player).deck
@@ -430,7 +457,8 @@ def _one_of_ask(g, e, ctx):
 @effect("one_of", EffectLists(), "the controller chooses one of the labelled lists (our own words), among those "
         "whose first effect can be done, and its effects happen in order, each only if the one before resolved; "
         "`look: target | opponent | you` shows the chooser the top card of that player's deck first",
-        keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True)
+        keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True,
+        phrase=lambda v, e, r: r.one_of(v, e))
 def _one_of(g, e, arg, ctx):
     """Run without a decision (a trial on a copy): the first possible choice."""
     labels = ctx.answers.get(id(e)) or one_of_choices(g, e, ctx)[:1]
@@ -449,7 +477,8 @@ def _can_pay(g, e, ctx):
 
 
 @effect("pay_gold", Int(minimum=1), "you pay N gold from your pool as part of the effect (not a cost: COS-17 "
-        "then-chains stop when you cannot)", possible=_can_pay)
+        "then-chains stop when you cannot)", possible=_can_pay,
+        phrase=lambda v, e, r: f"pay {v} gold")
 def _pay_gold(g, e, arg, ctx):
     if g.spendable_gold(ctx.player) < int(arg):
         return False
@@ -474,7 +503,10 @@ def _discard_gold_ask(g, e, ctx):
 
 @effect("discard_gold", Int(minimum=1), "N gold goes from a player's pool back to the treasury; `player: any` "
         "(default): the controller chooses a player who has gold", keys={"player": Words("any", "you", "opponent")},
-        ask=_discard_gold_ask, possible=lambda g, e, ctx: bool(_gold_holders(g, e, ctx)))
+        ask=_discard_gold_ask, possible=lambda g, e, ctx: bool(_gold_holders(g, e, ctx)),
+        phrase=lambda v, e, r: (f"discard {v} gold from "
+                                + {"any": "a player's", "you": "your"}.get(e.get("player", "any"), r.poss(e.get("player")))
+                                + " gold pool"))
 def _discard_gold(g, e, arg, ctx):
     names = _gold_holders(g, e, ctx)
     picked = [n for n in ctx.answers.get(id(e), []) if n in names] or names[:1]
@@ -496,7 +528,8 @@ def _deck_of(g, sel, ctx) -> str | None:
 
 @effect("discard_top", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
         "discard pile", possible=lambda g, e, ctx: bool(_deck_of(g, e["discard_top"], ctx) and
-                                                        g.player(_deck_of(g, e["discard_top"], ctx)).deck))
+                                                        g.player(_deck_of(g, e["discard_top"], ctx)).deck),
+        phrase=lambda v, e, r: f"discard the top card of {r.poss(v)} deck")
 def _discard_top(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
     deck = g.player(who).deck if who else []
@@ -509,7 +542,8 @@ def _discard_top(g, e, arg, ctx):
 
 
 @effect("top_to_bottom", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
-        "bottom of it, unseen by the others")
+        "bottom of it, unseen by the others",
+        phrase=lambda v, e, r: f"put the top card of {r.poss(v)} deck on the bottom of that deck")
 def _top_to_bottom(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
     deck = g.player(who).deck if who else []
@@ -521,7 +555,8 @@ def _top_to_bottom(g, e, arg, ctx):
 
 
 @effect("discard_to_deck", Words("you", "opponent", "target"), "the top card of that player's discard pile goes "
-        "on top of his or her deck")
+        "on top of his or her deck",
+        phrase=lambda v, e, r: f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck")
 def _discard_to_deck(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
     pile = g.player(who).discard if who else []
@@ -534,7 +569,9 @@ def _discard_to_deck(g, e, arg, ctx):
 
 
 @effect("move_to_hand", card_selector(), "cards in a pile (discard or dead) go to their owner's hand (not a "
-        "return from play)")
+        "return from play)",
+        phrase=lambda v, e, r: ("return this card to your hand" if v == "self"
+                                else "put " + r.cards(v) + " into " + r.owners(v) + " hand"))
 def _move_to_hand(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -549,7 +586,9 @@ def _move_to_hand(g, e, arg, ctx):
 
 @effect("reduce", Int(minimum=1), "the next card you play this phase that matches `card` costs N gold less "
         "(COS-07 d: after penalties; never below 0, COS-12); one card uses it up",
-        keys={"card": FilterSchema(), "until": UNTIL})
+        keys={"card": FilterSchema(), "until": UNTIL},
+        phrase=lambda v, e, r: (f"reduce the cost of the next {r.filter(e.get('card') or {}, article_='')} "
+                                f"you play this {e.get('until', 'phase')} by {v} gold"))
 def _reduce(g, e, arg, ctx):
     g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
                              "until": e.get("until", "phase"), "source": ctx.source})
@@ -560,7 +599,8 @@ def _reduce(g, e, arg, ctx):
 @effect("set_destination", card_selector(), "changes where a moribund card will go, without removing it again "
         "(MOR-03: Unorthodox Priest). A \"goes to X instead\" card is a passive on `killed`/`discarded` of itself "
         "with this effect (Aeron Damphair) — see the note below",
-        keys={"to": Words(*DESTINATIONS)})
+        keys={"to": Words(*DESTINATIONS)},
+        phrase=lambda v, e, r: r.set_destination(v, e.get("to", "discard")))
 def _set_destination(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):  # MOR-03: changes where a moribund card goes, no removal
@@ -573,7 +613,8 @@ def _set_destination(g, e, arg, ctx):
 
 
 @effect("enable", Int(minimum=1), "a delayed effect: this card's ability N (marked `granted: true`) becomes "
-        "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL})
+        "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL},
+        phrase=lambda v, e, r: "you may use this card's \u201conce enabled\u201d ability " + r.until(e.get("until")))
 def _enable(g, e, arg, ctx):
     g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
                             "until": e.get("until", "phase")})
@@ -581,7 +622,8 @@ def _enable(g, e, arg, ctx):
 
 
 @effect("script", Words(form="NAME", source=lambda: sorted(scripted.SCRIPTS)),
-        "the escape hatch: a Python function in `engine/scripted.py`, each with its own test")
+        "the escape hatch: a Python function in `engine/scripted.py`, each with its own test",
+        phrase=lambda v, e, r: "carry out this card's own rule")
 def _script(g, e, arg, ctx):
     return scripted.run(g, str(arg), ctx)
 
@@ -680,7 +722,8 @@ def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, 
 @effect("plot_claim", AMOUNT, "changes the claim value of the players' revealed plots by N (x: the X paid; "
         "minus_x: lowered by X), floor 0, until the end of the challenge (default)",
         keys={"player": EVERY_PLAYER, "house": Words(*("stark", "lannister", "baratheon", "greyjoy",
-                                                     "targaryen", "martell")), "until": UNTIL})
+                                                     "targaryen", "martell")), "until": UNTIL},
+        phrase=lambda v, e, r: r.plot_claim(v, e))
 def _plot_claim(g, e, arg, ctx):
     n = _amount(arg, ctx)
     done = False
@@ -696,7 +739,9 @@ def _plot_claim(g, e, arg, ctx):
 
 @effect("forbid_challenges", Words(*("military", "intrigue", "power")), "you and the chosen player cannot "
         "declare challenges of this type against one another until the end of the round (default)",
-        keys={"player": Words("target", "opponent"), "until": UNTIL})
+        keys={"player": Words("target", "opponent"), "until": UNTIL},
+        phrase=lambda v, e, r: (f"you and {r.cards(e.get('player', 'target'))} cannot initiate {v} "
+                                "challenges against each other " + r.until(e.get("until"), "round")))
 def _forbid_challenges(g, e, arg, ctx):
     others = [w for w in select(g, e.get("player", "target"), ctx) if isinstance(w, str) and w != ctx.player]
     for other in others:
@@ -741,7 +786,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
         "chooser's (`controller: you` = the chooser's own; `among: each_player`: one choice among each player's "
         "cards). Later effects act on `chosen` and `unchosen`",
         keys={"by": EVERY_PLAYER, "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
-              "among": Words("own", "each_player")}, prepare=_prepare_chooses)
+              "among": Words("own", "each_player")}, prepare=_prepare_chooses,
+        phrase=lambda v, e, r: r.chooses(v, e))
 def _chooses(g, e, arg, ctx):
     return bool(ctx.chosen) or bool(e.get("up_to")) or "keep" in e
 
@@ -779,7 +825,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 effect("search_pick", FilterSchema(), "each player of `player` (default you) searches his deck, chooses a "
        "matching card, reveals it and puts it into his hand (or with `to: play` into play, C-08), then shuffles "
-       "(ZON-16)", keys={"player": EVERY_PLAYER, "to": Words("hand", "play")}, asks=True)(_search_pick)
+       "(ZON-16)", keys={"player": EVERY_PLAYER, "to": Words("hand", "play")}, asks=True,
+        phrase=lambda v, e, r: r.search_pick(v, e))(_search_pick)
 
 
 def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -815,10 +862,13 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
        "`to`: a selector (target) or a FILTER whose card the controller chooses as the effect resolves; an "
        "illegal host is never offered (ATT-01), and a card that no host can take is discarded",
-       keys={"to": Either(Words("target", "host"), FilterSchema(), form="target | FILTER")}, asks=True)(_attach)
+       keys={"to": Either(Words("target", "host"), FilterSchema(), form="target | FILTER")}, asks=True,
+        phrase=lambda v, e, r: ("attach " + r.cards(v) + " to "
+                                + (r.cards(e["to"]) if isinstance(e.get("to"), str) else r.filter(e.get("to") or {}))))(_attach)
 
 
-@effect("take_to_hand", card_selector(), "puts the cards from a pile (dead, discard) into their owner's hand")
+@effect("take_to_hand", card_selector(), "puts the cards from a pile (dead, discard) into their owner's hand",
+        phrase=lambda v, e, r: "put " + r.cards(v) + " into " + r.owners(v) + " hand")
 def _take_to_hand(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -830,7 +880,8 @@ def _take_to_hand(g, e, arg, ctx):
 
 
 @effect("discard_cards", card_selector(), "discards the cards from their owner's hand (chosen with `chooses` "
-        "from: hand)")
+        "from: hand)",
+        phrase=lambda v, e, r: "discard " + r.cards(v) + " from hand")
 def _discard_cards(g, e, arg, ctx):
     picks = [c for c in select(g, arg, ctx) if g.card(c).zone == "hand"]
     for cid in picks:
@@ -861,7 +912,9 @@ def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 
 effect("name_and_discard", EVERY_PLAYER, "you name a card title; each player named here reveals his hand and "
-       "discards every card with that title", asks=True)(_name_and_discard)
+       "discards every card with that title", asks=True,
+        phrase=lambda v, e, r: "name a card; " + r.subject(v, "reveal") + f" {r.their(v)} hand, and each card in it "
+               "with that title is discarded")(_name_and_discard)
 
 
 def _new_plot(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -893,7 +946,8 @@ def _new_plot(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 
 effect("new_plot", EVERY_PLAYER, "the player chooses a plot of his plot deck and reveals it as his new plot (the "
-       "old one goes to his used pile; its \"when revealed\" triggers)", asks=True)(_new_plot)
+       "old one goes to his used pile; its \"when revealed\" triggers)", asks=True,
+        phrase=lambda v, e, r: r.subject(v, "reveal") + f" a new plot from {r.their(v)} plot deck")(_new_plot)
 
 
 class _Condition(Mapping):
@@ -908,7 +962,8 @@ class _Condition(Mapping):
 
 
 @effect("check", _Condition(), "resolves only if the condition holds now (so `then` follows "
-        "only then: \"if ..., claim 1 power\")")
+        "only then: \"if ..., claim 1 power\")",
+        phrase=lambda v, e, r: "if " + r.cond(v) + ",")
 def _check(g, e, arg, ctx):
     return condition_holds(g, dict(arg), ctx)
 
@@ -971,7 +1026,9 @@ PILES = Words("discard", "dead")
 
 @effect("shuffle_into_deck", PILES, "each player of `player` (default each_player) shuffles that pile (discard "
         "or dead) into his deck (ZON-16); a moribund card is not in the pile yet (MOR-04)",
-        keys={"player": EVERY_PLAYER})
+        keys={"player": EVERY_PLAYER},
+        phrase=lambda v, e, r: r.subject(e.get("player", "each_player"), "shuffle") + (
+            " {0} {1} into {0} deck".format(r.their(e.get("player", "each_player")), r.PILES.get(v, v))))
 def _shuffle_into_deck(g, e, arg, ctx):
     done = False
     for who in select(g, e.get("player", "each_player"), ctx):
@@ -988,7 +1045,9 @@ def _shuffle_into_deck(g, e, arg, ctx):
 
 
 @effect("not_counted", card_selector(), "until then (default the challenge), the cards' STR does not count "
-        "towards their side's total in the challenge (CHL-12)", keys={"until": UNTIL})
+        "towards their side's total in the challenge (CHL-12)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.cap(r.poss(v)) + " STR does not count toward the challenge "
+                                + r.until(e.get("until"), "challenge")))
 def _not_counted(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1002,7 +1061,9 @@ def _not_counted(g, e, arg, ctx):
 
 @effect("take_keywords", card_selector(), "the cards lose those of the listed keywords they have, and this card "
         "gains each keyword lost that way, until the end of the phase (default)",
-        keys={"keywords": ListOf(Keyword()), "until": UNTIL})
+        keys={"keywords": ListOf(Keyword()), "until": UNTIL},
+        phrase=lambda v, e, r: (r.subject(v, "lose") + " " + r.join(e.get("keywords") or [], "and")
+                                + ", and this card gains each keyword lost this way " + r.until(e.get("until"))))
 def _take_keywords(g, e, arg, ctx):
     from cards.schema import normalise_keyword
     until = e.get("until", "phase")
@@ -1025,7 +1086,8 @@ def _take_keywords(g, e, arg, ctx):
 
 @effect("join_challenge", card_selector(), "the cards participate in the current challenge on their controller's "
         "side (attacking if he is the attacker, defending if he is the defender); they are not declared and "
-        "do not kneel for it")
+        "do not kneel for it",
+        phrase=lambda v, e, r: r.subject(v, "join") + " the challenge on its controller's side")
 def _join_challenge(g, e, arg, ctx):
     ch = g.state.challenge
     if ch is None or ch.ended or ch.resolved:
@@ -1047,7 +1109,8 @@ def _join_challenge(g, e, arg, ctx):
 
 
 @effect("skip_standing", card_selector(), "the cards do not stand in the standing phase this round (DOM-03); "
-        "other effects may still stand them")
+        "other effects may still stand them",
+        phrase=lambda v, e, r: r.subject(v, "do") + " not stand during the standing phase this round")
 def _skip_standing(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1078,11 +1141,13 @@ def _may_draw(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_player`: the player of the gate) "
        "may draw N: that player decides (`choose: [draw]` or `[pass]`); draws count against the cap (DRW-03..05)",
-       keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True)(_may_draw)
+       keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
+        phrase=lambda v, e, r: r.cards(e.get("player", "you")) + " may draw " + r.count(v, "card"))(_may_draw)
 
 
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it)")
+        "draw: the draw cap does not count it)",
+        phrase=lambda v, e, r: "reveal the top card of your deck and put it into your hand")
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
@@ -1096,7 +1161,9 @@ def _reveal_top_to_hand(g, e, arg, ctx):
 
 @effect("stand_instead_of_kill", card_selector(), "until then (default the phase), each time one of the cards "
         "would be killed while this card is kneeling in play, this card stands instead and the card is not "
-        "killed (a replacement effect, MOR-10)", keys={"until": UNTIL})
+        "killed (a replacement effect, MOR-10)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + ", each time " + r.cards(v)
+                                + " would be killed while this card is kneeling, stand this card instead"))
 def _stand_instead_of_kill(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1126,7 +1193,10 @@ def _toll_ask(g, e, ctx):
 
 @effect("toll", Int(minimum=1), "you name a challenge type as it resolves; until then (default the phase), each "
         "time the player (default target) initiates a challenge of that type he pays you N gold from his pool "
-        "(what he has, up to N)", keys={"player": Words("target", "opponent"), "until": UNTIL}, ask=_toll_ask)
+        "(what he has, up to N)", keys={"player": Words("target", "opponent"), "until": UNTIL}, ask=_toll_ask,
+        phrase=lambda v, e, r: ("name a challenge type; " + r.until(e.get("until")) + ", each time "
+                                + r.subject(e.get("player", "target"), "initiate")
+                                + f" a challenge of that type, they give you {v} gold"))
 def _toll(g, e, arg, ctx):
     picked = (ctx.answers.get(id(e)) or ["military"])[0]
     payers = [w for w in select(g, e.get("player", "target"), ctx) if isinstance(w, str) and w != ctx.player]
@@ -1185,7 +1255,9 @@ def _gate(g: Game, name: str, card: int, player: str) -> None:
 
 @effect("move_gold", Either(Int(minimum=1), Words("all"), form="N | all"), "N (or all) gold goes from the player's "
         "pool (`from`, default opponent: the loser of the challenge, or the gate's other player) to yours",
-        keys={"from": Words("opponent", "each_opponent", "target")})
+        keys={"from": Words("opponent", "each_opponent", "target")},
+        phrase=lambda v, e, r: (("take all the gold" if v == "all" else f"take {v} gold")
+                                + f" from {r.poss(e.get('from', 'opponent'))} gold pool"))
 def _move_gold(g, e, arg, ctx):
     moved = 0
     for who in select(g, e.get("from", "opponent"), ctx):
@@ -1201,7 +1273,8 @@ def _move_gold(g, e, arg, ctx):
 
 
 @effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
-        "this type this phase (GEN-01: beyond CHL-01's one of each type)")
+        "this type this phase (GEN-01: beyond CHL-01's one of each type)",
+        phrase=lambda v, e, r: f"gain an additional {v} challenge this phase")
 def _extra_challenge(g, e, arg, ctx):
     holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
     g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
@@ -1227,7 +1300,8 @@ def _name_card(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 effect("name_card", Words("plot", "character", "location", "attachment", "event"), "you name a card title of this "
        "type; until the end of the phase this card's `named: true` filter matches cards with that title",
-       asks=True)(_name_card)
+       asks=True,
+        phrase=lambda v, e, r: f"name {r.article(v)}")(_name_card)
 
 
 def _when_revealed(g: Game, plot: int) -> list:
@@ -1280,7 +1354,8 @@ def _copy_when_revealed(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \"when revealed\" ability of a revealed "
        "plot of that player (of your choice among them): it resolves as this card's, with your choices and targets",
-       asks=True)(_copy_when_revealed)
+       asks=True,
+        phrase=lambda v, e, r: f"copy the \u201cwhen revealed\u201d ability of {r.poss(v)} revealed plot")(_copy_when_revealed)
 
 # search_pick: `to: duplicate` attaches the found card to this card as a duplicate (Rhaegal); both searches
 # open `card_revealed` for the card they reveal.
@@ -1364,7 +1439,8 @@ REGISTRY["effect"]["modify"].impl = _modify_core_d
 @effect("place_gold", card_selector(), "N gold (`amount`, default 1) is taken from the treasury and placed on each "
         "card in play as gold tokens: they stay on it through taxation and go back to the treasury when it leaves "
         "play; with a constant `spend_gold: true` its controller may spend them as if in his gold pool",
-        keys={"amount": Int(minimum=1)})
+        keys={"amount": Int(minimum=1)},
+        phrase=lambda v, e, r: f"place {e.get('amount', 1)} gold from the treasury on {r.cards(v)}")
 def _place_gold(g, e, arg, ctx):
     cards = [c for c in select(g, arg, ctx) if g.card(c).zone in ("in_play", "attached")]
     for cid in cards:
@@ -1381,7 +1457,8 @@ def _switch_partner(g, arg, ctx) -> str | None:
         "player, or your opponent) use each other's plot deck and used pile as your own: each chooses his plots from "
         "the other's plot deck (and may look at it), and PLT-04 rotation returns the used pile he uses to it; a plot "
         "he reveals is his while revealed, and goes to its owner's used pile (ZON-10). It ends as the round ends",
-        possible=lambda g, e, ctx: _switch_partner(g, e["switch_plots"], ctx) is not None)
+        possible=lambda g, e, ctx: _switch_partner(g, e["switch_plots"], ctx) is not None,
+        phrase=lambda v, e, r: f"you and {r.cards(v)} swap plot decks and used piles until the end of the round")
 def _switch_plots(g, e, arg, ctx):
     other = _switch_partner(g, arg, ctx)
     if other is None:

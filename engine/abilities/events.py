@@ -25,51 +25,76 @@ EFFECTS = "engine/abilities/effects.py"
 RUNTIME = "engine/abilities/runtime.py"
 MANUAL = "engine/manual.py"  # text played by hand (its tools open the gates the text would)
 
-for _name, _what in (("killed", "killed"), ("discarded", "discarded"), ("returned", "returned to hand or deck")):
+for _name, _what, _said in (("killed", "killed", "is killed"), ("discarded", "discarded", "is discarded from play"),
+                            ("returned", "returned to hand or deck", "is returned to its owner's hand or deck")):
     event(_name, {"card": CARD, "player": PLAYER},
           f"a card in play becomes moribund by being {_what} (card, its controller)",
-          opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()))
+          opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()),
+          phrase=lambda w, r, said=_said: f"after {r.event_card(w)} {said}")
 event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
-      "controller)", opened_by=(EFFECTS, FLOW, MANUAL))
-event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,))
+      "controller)", opened_by=(EFFECTS, FLOW, MANUAL),
+        phrase=lambda w, r: f"after {r.event_card(w)} leaves play")
+event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,),
+        phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled"))
 event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
-      opened_by=(FLOW, EFFECTS, MANUAL))
-event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL))
+      opened_by=(FLOW, EFFECTS, MANUAL),
+        phrase=lambda w, r: f"after {r.event_card(w)} enters play")
+event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL),
+        phrase=lambda w, r: r.event_by(w, "play", "is played", "an event"))
 event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
-      "attacker)", opened_by=(FLOW,))
+      "attacker)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'declare')} {r.challenge(w)}")
 event("defenders_declared", {"type": TYPE, "player": PLAYER}, "the framework declares defenders (type, the "
-      "defender)", opened_by=(FLOW,))
+      "defender)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'declare')} defenders in {r.challenge(w)}")
 event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(minimum=1)}, "a challenge's winner "
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
-      opened_by=(FLOW,))
+      opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
-      "loser, type, as attacker or defender)", opened_by=(FLOW,))
+      "loser, type, as attacker or defender)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
-      opened_by=(FLOW,))
+      opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_card(w)} gains power for renown")
 event("plot_revealed", {"card": CARD, "player": PLAYER}, "a plot is revealed (\"When revealed:\" is `card: "
-      "self`)", opened_by=(FLOW, EFFECTS))  # core-b: new_plot opens it too
+      "self`)", opened_by=(FLOW, EFFECTS),
+        phrase=lambda w, r: ("When revealed:" if w.get("card") == "self"
+                             else r.event_by(w, "reveal", "is revealed", "a plot")))  # core-b: new_plot opens it too
 event("saved", {"card": CARD, "player": PLAYER}, "a card was saved (card, its controller)",
-      opened_by=(FLOW, EFFECTS, MANUAL))
-event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,))
-event("phase_ends", {"phase": PHASE}, "a phase ends (framework; phase)", opened_by=(FLOW,))
+      opened_by=(FLOW, EFFECTS, MANUAL),
+        phrase=lambda w, r: f"after {r.event_card(w)} is saved")
+event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,),
+        phrase=lambda w, r: ("at the beginning of "
+                             + (f"the {w['phase']} phase" if w.get("phase", "any") != "any" else "each phase")))
+event("phase_ends", {"phase": PHASE}, "a phase ends (framework; phase)", opened_by=(FLOW,),
+        phrase=lambda w, r: ("at the end of "
+                             + (f"the {w['phase']} phase" if w.get("phase", "any") != "any" else "each phase")))
 event("would_be_killed", {"card": CARD}, "step 2 only: a card the resolving effect would kill (card) — for saves",
-      opened_by=(RUNTIME,), step="save_cancel")
+      opened_by=(RUNTIME,), step="save_cancel",
+        phrase=lambda w, r: f"when {r.event_card(w)} would be killed")
 event("would_be_discarded", {"card": CARD}, "step 2 only: a card the resolving effect would discard (card) — for "
-      "saves", opened_by=(RUNTIME,), step="save_cancel")
+      "saves", opened_by=(RUNTIME,), step="save_cancel",
+        phrase=lambda w, r: f"when {r.event_card(w)} would be discarded from play")
 event("would_leave_play", {"card": CARD}, "step 2 only: a card the resolving effect would kill or discard (card) "
-      "— for saves", opened_by=(RUNTIME,), step="save_cancel")
+      "— for saves", opened_by=(RUNTIME,), step="save_cancel",
+        phrase=lambda w, r: f"when {r.event_card(w)} would be killed or discarded")
 event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER}, "step 2 only: the effect being resolved "
-      "(source: its class; card; player) — for cancels", opened_by=(RUNTIME,), step="save_cancel")
+      "(source: its class; card; player) — for cancels", opened_by=(RUNTIME,), step="save_cancel",
+        phrase=lambda w, r: "when " + r.cancelable(w) + " would resolve")
 
 # --- core-b additions ---
-event("dominance_won", {"player": PLAYER}, "a player wins dominance (the winner)", opened_by=(FLOW,))
+event("dominance_won", {"player": PLAYER}, "a player wins dominance (the winner)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'win')} dominance")
 
 # --- core-d additions ---
 event("placed_in_dead_pile", {"card": CARD, "player": PLAYER}, "a card is placed in a dead pile by any route: "
       "killed, or sent there instead (MOR-02: as it becomes moribund) (card, the pile's owner)",
-      opened_by=(EFFECTS, FLOW))
+      opened_by=(EFFECTS, FLOW),
+        phrase=lambda w, r: f"after {r.event_card(w)} is placed in a dead pile")
 event("card_revealed", {"card": CARD, "player": PLAYER}, "a card found by a search is revealed (card, the player "
-      "who reveals it)", opened_by=(EFFECTS,))
+      "who reveals it)", opened_by=(EFFECTS,),
+        phrase=lambda w, r: f"after {r.event_card(w)} is revealed from a deck")
 
 EVENTS = REGISTRY["event"]
 
@@ -103,6 +128,8 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
 
 # --- core-c additions ---
 event("stood_in_standing", {"card": CARD, "player": PLAYER}, "the standing phase stands a kneeling card (card, its "
-      "controller)", opened_by=(FLOW,))
+      "controller)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.event_card(w)} stands in the standing phase")
 event("cards_revealed", {"card": CARD, "player": PLAYER}, "an effect reveals one or more cards: a search, a hand, a "
-      "new plot (card: the effect's source; player: its controller)", opened_by=(EFFECTS,))
+      "new plot (card: the effect's source; player: its controller)", opened_by=(EFFECTS,),
+        phrase=lambda w, r: f"after {r.event_player(w, 'reveal')} cards with a card effect")

@@ -46,23 +46,27 @@ def in_challenge(g: Game, cid: int) -> str | None:
     return None
 
 
-@filter_key("type", OneOrList(Words(*TYPES)), "the card's current type (one, or any of a list)")
+@filter_key("type", OneOrList(Words(*TYPES)), "the card's current type (one, or any of a list)",
+        phrase=lambda v, r: r.noun(" or ".join("House card" if t == "house" else t for t in r.listed(v))))
 def _type(g, cid, want, ctx):
     return g.card_type(cid) in _listed(want)
 
 
-@filter_key("trait", OneOrList(Text("TRAIT")), "has the trait (any of a list), printed or gained")
+@filter_key("trait", OneOrList(Text("TRAIT")), "has the trait (any of a list), printed or gained",
+        phrase=lambda v, r: r.pre(" or ".join([v] if isinstance(v, str) else v)))
 def _trait(g, cid, want, ctx):
     return any(g.has_trait(cid, t) for t in _listed(want))
 
 
-@filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House")
+@filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House",
+        phrase=lambda v, r: r.pre(" or ".join(h if h == "neutral" else h.capitalize() for h in r.listed(v))))
 def _house(g, cid, want, ctx):
     d = g.defn(cid)
     return any(h in d.house or (h == "neutral" and not d.house) for h in _listed(want))
 
 
-@filter_key("unique", Bool(), "unique or not")
+@filter_key("unique", Bool(), "unique or not",
+        phrase=lambda v, r: r.pre("unique" if v else "non-unique"))
 def _unique(g, cid, want, ctx):
     return g.defn(cid).unique == want
 
@@ -74,119 +78,144 @@ def _who(g, who, want, ctx):
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge")
+                               "challenge",
+        phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
+                                        "loser": "the losing player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge")
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge",
+        phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
+                                        "loser": "the losing player owns"}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
 
-@filter_key("participating", Bool(), "attacking or defending in the current challenge")
+@filter_key("participating", Bool(), "attacking or defending in the current challenge",
+        phrase=lambda v, r: r.pre("participating" if v else "non-participating"))
 def _participating(g, cid, want, ctx):
     return bool(in_challenge(g, cid)) == want
 
 
-@filter_key("attacking", Bool(), "attacking in the current challenge")
+@filter_key("attacking", Bool(), "attacking in the current challenge",
+        phrase=lambda v, r: r.pre("attacking" if v else "non-attacking"))
 def _attacking(g, cid, want, ctx):
     return (in_challenge(g, cid) == "attacking") == want
 
 
-@filter_key("defending", Bool(), "defending in the current challenge")
+@filter_key("defending", Bool(), "defending in the current challenge",
+        phrase=lambda v, r: r.pre("defending" if v else "non-defending"))
 def _defending(g, cid, want, ctx):
     return (in_challenge(g, cid) == "defending") == want
 
 
-@filter_key("kneeling", Bool(), "kneeling")
+@filter_key("kneeling", Bool(), "kneeling",
+        phrase=lambda v, r: r.pre("kneeling" if v else "standing"))
 def _kneeling(g, cid, want, ctx):
     return g.card(cid).kneeling == want
 
 
-@filter_key("standing", Bool(), "standing")
+@filter_key("standing", Bool(), "standing",
+        phrase=lambda v, r: r.pre("standing" if v else "kneeling"))
 def _standing(g, cid, want, ctx):
     return g.card(cid).kneeling != want
 
 
-@filter_key("not_self", TrueOnly(), "any card but this one")
+@filter_key("not_self", TrueOnly(), "any card but this one",
+        phrase=lambda v, r: r.post("other than this card"))
 def _not_self(g, cid, want, ctx):
     return not (want and cid == ctx.source)
 
 
-@filter_key("self", TrueOnly(), "this card only")
+@filter_key("self", TrueOnly(), "this card only",
+        phrase=lambda v, r: r.post("(this card)"))
 def _self(g, cid, want, ctx):
     return not (want and cid != ctx.source)
 
 
-@filter_key("host", TrueOnly(), "the card this attachment is on")
+@filter_key("host", TrueOnly(), "the card this attachment is on",
+        phrase=lambda v, r: r.post("(" + r.host_noun + ")"))
 def _host(g, cid, want, ctx):
     return not (want and cid != g.card(ctx.source).attached_to)
 
 
-@filter_key("cost_max", Int(), "printed cost N or less")
+@filter_key("cost_max", Int(), "printed cost N or less",
+        phrase=lambda v, r: r.post(f"with printed cost {v} or lower"))
 def _cost_max(g, cid, want, ctx):
     return (g.defn(cid).cost or 0) <= want
 
 
-@filter_key("cost_min", Int(), "printed cost N or more")
+@filter_key("cost_min", Int(), "printed cost N or more",
+        phrase=lambda v, r: r.post(f"with printed cost {v} or higher"))
 def _cost_min(g, cid, want, ctx):
     return (g.defn(cid).cost or 0) >= want
 
 
-@filter_key("strength_max", Int(minimum=None), "current STR N or less")
+@filter_key("strength_max", Int(minimum=None), "current STR N or less",
+        phrase=lambda v, r: r.post(f"with STR {v} or lower"))
 def _strength_max(g, cid, want, ctx):
     return g.strength(cid) <= want
 
 
-@filter_key("strength_min", Int(minimum=None), "current STR N or more")
+@filter_key("strength_min", Int(minimum=None), "current STR N or more",
+        phrase=lambda v, r: r.post(f"with STR {v} or higher"))
 def _strength_min(g, cid, want, ctx):
     return g.strength(cid) >= want
 
 
-@filter_key("icon", Words(*ICONS), "has the challenge icon now")
+@filter_key("icon", Words(*ICONS), "has the challenge icon now",
+        phrase=lambda v, r: r.post(f"with {r.article(v)} icon"))
 def _icon(g, cid, want, ctx):
     return want in g.icons(cid)
 
 
-@filter_key("keyword", Keyword(), "has the keyword now (e.g. stealth, immune to events)")
+@filter_key("keyword", Keyword(), "has the keyword now (e.g. stealth, immune to events)",
+        phrase=lambda v, r: r.post(f"with {r.cap(v) if v.startswith('immune') else v}"))
 def _keyword(g, cid, want, ctx):
     return want in g.keywords(cid)
 
 
-@filter_key("name", Text("TITLE"), "the card's title")
+@filter_key("name", Text("TITLE"), "the card's title",
+        phrase=lambda v, r: r.post(f"named {v}"))
 def _name(g, cid, want, ctx):
     return g.defn(cid).name == want
 
 
-@filter_key("moribund", Bool(), "leaving play in this window (MOR-01)")
+@filter_key("moribund", Bool(), "leaving play in this window (MOR-01)",
+        phrase=lambda v, r: r.pre("leaving play" if v else ""))
 def _moribund(g, cid, want, ctx):
     return (g.card(cid).moribund is not None) == want
 
 
-@filter_key("has_attachments", Bool(), "has at least one attachment")
+@filter_key("has_attachments", Bool(), "has at least one attachment",
+        phrase=lambda v, r: r.post("with an attachment" if v else "with no attachments"))
 def _has_attachments(g, cid, want, ctx):
     return bool(g.card(cid).attachments) == want
 
 
-@filter_key("influence_min", Int(), "printed influence N or more")
+@filter_key("influence_min", Int(), "printed influence N or more",
+        phrase=lambda v, r: r.post(f"with {v} or more influence"))
 def _influence_min(g, cid, want, ctx):
     return g.defn(cid).influence >= want
 
 
-@filter_key("power_min", Int(), "has N or more power on it")
+@filter_key("power_min", Int(), "has N or more power on it",
+        phrase=lambda v, r: r.post(f"with {v} or more power"))
 def _power_min(g, cid, want, ctx):
     return g.card(cid).power >= want
 
 
-@filter_key("has_attachment", FilterSchema(), "has at least one attachment that matches the filter")
+@filter_key("has_attachment", FilterSchema(), "has at least one attachment that matches the filter",
+        phrase=lambda v, r: r.post("with " + r.filter({"type": "attachment", **v}) + " on it"))
 def _has_attachment(g, cid, want, ctx):
     return any(matches(g, a, want, ctx) for a in g.card(cid).attachments
                if not g.card(a).facedown or not want)
 
 
 @filter_key("controller_power", Words("more", "less"), "controlled by a player with more / less total power than "
-            "you")
+            "you",
+        phrase=lambda v, r: r.post(f"controlled by a player with {v} power than you"))
 def _controller_power(g, cid, want, ctx):
     theirs, mine = g.total_power(g.card(cid).controller), g.total_power(ctx.player)
     return theirs > mine if want == "more" else theirs < mine
@@ -331,7 +360,8 @@ from cards.model import CRESTS  # noqa: E402
 
 
 @filter_key("crest", OneOrList(Words(*CRESTS)), "has the crest (any of a list): noble, war, learned, holy, shadow; a "
-                                                "crest is not a trait")
+                                                "crest is not a trait",
+        phrase=lambda v, r: r.post("with " + r.article(r.join([v] if isinstance(v, str) else v, "or")) + " crest"))
 def _crest(g, cid, want, ctx):
     return any(w in g.defn(cid).crest for w in _listed(want))
 
@@ -340,29 +370,34 @@ from engine.abilities.registry import FilterSchema, ListOf  # noqa: E402
 
 
 @filter_key("not", FilterSchema(form="FILTER"), "does not match the filter (non-Limited, non-House Stark, "
-                                                "another than the host)")
+                                                "another than the host)",
+        phrase=lambda v, r: r.negate(v))
 def _not(g, cid, want, ctx):
     return not matches(g, cid, dict(want), ctx)
 
 
-@filter_key("any_of", ListOf(FilterSchema(form="FILTER")), "matches at least one of the filters")
+@filter_key("any_of", ListOf(FilterSchema(form="FILTER")), "matches at least one of the filters",
+        phrase=lambda v, r: r.either(v))
 def _any_of(g, cid, want, ctx):
     return any(matches(g, cid, dict(f), ctx) for f in want)
 
 
 @filter_key("one_per_character", TrueOnly(), "(an attachment's `attach_to`) the host has no other attachment "
-                                             "with this card's title (\"Limit 1 per character\")")
+                                             "with this card's title (\"Limit 1 per character\")",
+        phrase=lambda v, r: r.post("without another copy of this card attached"))
 def _one_per_character(g, cid, want, ctx):
     title = g.name(ctx.source)
     return not any(a != ctx.source and g.name(a) == title for a in g.card(cid).attachments)
 
 
-@filter_key("income_min", Int(), "printed gold (income) N or more")
+@filter_key("income_min", Int(), "printed gold (income) N or more",
+        phrase=lambda v, r: r.post(f"with {v} or more gold"))
 def _income_min(g, cid, want, ctx):
     return (g.defn(cid).income or 0) >= want
 
 
-@filter_key("attachments_max", Int(), "has N attachments or fewer, this card not counted")
+@filter_key("attachments_max", Int(), "has N attachments or fewer, this card not counted",
+        phrase=lambda v, r: r.post(f"with {v} or fewer other attachments"))
 def _attachments_max(g, cid, want, ctx):
     return sum(1 for a in g.card(cid).attachments if a != ctx.source) <= want
 
@@ -370,20 +405,23 @@ def _attachments_max(g, cid, want, ctx):
 # --- core-c additions ---
 
 @filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
-            "(`{self: true}`: to this card)")
+            "(`{self: true}`: to this card)",
+        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else r.filter(v))))
 def _attached_to(g, cid, want, ctx):
     host = g.card(cid).attached_to
     return host is not None and matches(g, host, dict(want), ctx)
 
 
-@filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool")
+@filter_key("cost_max_your_gold", TrueOnly(), "printed cost no more than the gold in your pool",
+        phrase=lambda v, r: r.post("with printed cost no higher than your gold"))
 def _cost_max_your_gold(g, cid, want, ctx):
     return (g.defn(cid).cost or 0) <= g.spendable_gold(ctx.player)  # gold tokens he may spend count
 
 
 # --- core-d additions ---
 
-@filter_key("attacking_alone", TrueOnly(), "the only attacker of the current (or just resolved) challenge")
+@filter_key("attacking_alone", TrueOnly(), "the only attacker of the current (or just resolved) challenge",
+        phrase=lambda v, r: r.pre("lone attacking"))
 def _attacking_alone(g, cid, want, ctx):
     ch = g.state.challenge
     return ch is not None and list(ch.attackers) == [cid]
@@ -403,13 +441,15 @@ def strength_changed(g: Game, cid: int) -> bool:
 
 
 @filter_key("strength_changed", Bool(), "its STR was raised or lowered during this phase (a lasting effect this "
-            "phase, or a current STR other than the printed one)")
+            "phase, or a current STR other than the printed one)",
+        phrase=lambda v, r: r.post("with its STR changed this phase" if v else "with its STR unchanged this phase"))
 def _strength_changed(g, cid, want, ctx):
     return strength_changed(g, cid) == bool(want)
 
 
 @filter_key("cost_max_trigger", TrueOnly(), "printed cost no higher than the printed cost of the card of the gate "
-            "that triggered the ability")
+            "that triggered the ability",
+        phrase=lambda v, r: r.post("with printed cost no higher than that card's"))
 def _cost_max_trigger(g, cid, want, ctx):
     other = (ctx.gate or {}).get("card")
     if other is None or other not in g.state.cards:
@@ -418,6 +458,7 @@ def _cost_max_trigger(g, cid, want, ctx):
     return mine is not None and theirs is not None and mine <= theirs
 
 
-@filter_key("named", TrueOnly(), "has the title this card named this phase (`name_card`)")
+@filter_key("named", TrueOnly(), "has the title this card named this phase (`name_card`)",
+        phrase=lambda v, r: r.post("with the named title"))
 def _named(g, cid, want, ctx):
     return any(e.stat == "named" and e.source == ctx.source and e.value == g.name(cid) for e in g.state.effects)

@@ -300,6 +300,9 @@ class Word:
     """Keys allowed beside the word (an effect's options, an event's gate fields)."""
     impl: Callable | None = None
     extra: dict = field(default_factory=dict)
+    phrase: Callable | None = None
+    """How the word reads in Maester's English card text (``engine.abilities.render`` says what a
+    phrase of each category receives and returns); every word has one (tests/engine/test_render.py)."""
 
     def form(self) -> str:
         """How docs/abilities.md shows the word."""
@@ -316,11 +319,12 @@ class Word:
 REGISTRY: dict[str, dict[str, Word]] = {c: {} for c in CATEGORIES}
 
 
-def _register(category: str, name: str, value: Schema, doc: str, keys: dict | None = None, **extra):
+def _register(category: str, name: str, value: Schema, doc: str, keys: dict | None = None,
+              phrase: Callable | None = None, **extra):
     def deco(fn: Callable | None) -> Callable | None:
         if name in REGISTRY[category]:
             raise ValueError(f"{category} {name!r} is registered twice")
-        REGISTRY[category][name] = Word(category, name, value, doc, dict(keys or {}), fn, extra)
+        REGISTRY[category][name] = Word(category, name, value, doc, dict(keys or {}), fn, extra, phrase)
         return fn
 
     return deco
@@ -347,15 +351,16 @@ def condition(name: str, value: Schema, doc: str, **extra):
     return _register("condition", name, value, doc, **extra)
 
 
-def selector(name: str, kind: str, doc: str):
-    """``@selector("host", "card", doc)`` on ``fn(g, ctx) -> list``."""
-    return _register("selector", name, Words(name), doc, kind=kind)
+def selector(name: str, kind: str, doc: str, phrase: Callable | None = None):
+    """``@selector("host", "card", doc, phrase=...)`` on ``fn(g, ctx) -> list``."""
+    return _register("selector", name, Words(name), doc, kind=kind, phrase=phrase)
 
 
-def event(name: str, fields: dict[str, Schema], doc: str, opened_by: tuple[str, ...], step: str = "") -> None:
+def event(name: str, fields: dict[str, Schema], doc: str, opened_by: tuple[str, ...], step: str = "",
+          phrase: Callable | None = None) -> None:
     """An opportunity (gate): the fields its gates carry, which a ``when`` may test, and the modules
     that open it (tests/engine/test_vocabulary.py checks they do)."""
-    _register("event", name, Words(name), doc, fields, opened_by=opened_by, step=step)(None)
+    _register("event", name, Words(name), doc, fields, phrase=phrase, opened_by=opened_by, step=step)(None)
 
 
 def words(category: str) -> dict[str, Word]:

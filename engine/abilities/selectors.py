@@ -11,40 +11,47 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-@selector("self", "card", "this card")
+@selector("self", "card", "this card",
+        phrase=lambda r: "this card")
 def _self(g, ctx):
     return [ctx.source]
 
 
-@selector("target", "card", "the chosen targets")
+@selector("target", "card", "the chosen targets",
+        phrase=lambda r: r.target_noun())
 def _target(g, ctx):
     return list(ctx.targets)
 
 
-@selector("targets", "card", "the same as target")
+@selector("targets", "card", "the same as target",
+        phrase=lambda r: r.target_noun())
 def _targets(g, ctx):
     return list(ctx.targets)
 
 
-@selector("host", "card", "the card this attachment is on")
+@selector("host", "card", "the card this attachment is on",
+        phrase=lambda r: r.host_noun)
 def _host(g, ctx):
     host = g.card(ctx.source).attached_to
     return [host] if host is not None else []
 
 
-@selector("trigger", "card", "the card of the gate that triggered the ability")
+@selector("trigger", "card", "the card of the gate that triggered the ability",
+        phrase=lambda r: r.trigger_noun())
 def _trigger(g, ctx):
     card = (ctx.gate or {}).get("card")
     return [card] if card is not None else []
 
 
-@selector("you", "player", "the ability's controller")
+@selector("you", "player", "the ability's controller",
+        phrase=lambda r: "you")
 def _you(g, ctx):
     return [ctx.player]
 
 
 @selector("opponent", "player", "the gate's other player, else your opponent in the challenge, else the "
-                                 "next opponent in seat order")
+                                 "next opponent in seat order",
+        phrase=lambda r: "your opponent")
 def _opponent(g, ctx):
     ch = g.state.challenge
     if ctx.gate and ctx.gate.get("player") and ctx.gate["player"] != ctx.player:
@@ -54,7 +61,8 @@ def _opponent(g, ctx):
     return g.opponents(ctx.player)[:1]
 
 
-@selector("each_opponent", "player", "every opponent")
+@selector("each_opponent", "player", "every opponent",
+        phrase=lambda r: "each opponent")
 def _each_opponent(g, ctx):
     return g.opponents(ctx.player)
 
@@ -79,32 +87,38 @@ def select(g: Game, sel: Any, ctx: Ctx) -> list:
 
 # --- core-b additions ---
 
-@selector("chosen", "card", "the cards the players chose for this ability's `chooses` effect")
+@selector("chosen", "card", "the cards the players chose for this ability's `chooses` effect",
+        phrase=lambda r: "the chosen cards")
 def _chosen(g, ctx):
     return list(ctx.chosen)
 
 
-@selector("unchosen", "card", "the cards a `chooses` effect offered that nobody chose (\"all ... not chosen\")")
+@selector("unchosen", "card", "the cards a `chooses` effect offered that nobody chose (\"all ... not chosen\")",
+        phrase=lambda r: "each card not chosen")
 def _unchosen(g, ctx):
     return list(ctx.unchosen)
 
 
-@selector("paid", "card", "the cards knelt to pay this ability's `kneel` cost")
+@selector("paid", "card", "the cards knelt to pay this ability's `kneel` cost",
+        phrase=lambda r: "the knelt cards")
 def _paid(g, ctx):
     return list(ctx.paid)
 
 
-@selector("each_player", "player", "every player still in the game, clockwise from you")
+@selector("each_player", "player", "every player still in the game, clockwise from you",
+        phrase=lambda r: "each player")
 def _each_player(g, ctx):
     return [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
 
 
-@selector("you_and_target", "player", "you, then the chosen player")
+@selector("you_and_target", "player", "you, then the chosen player",
+        phrase=lambda r: "you and the chosen player")
 def _you_and_target(g, ctx):
     return [ctx.player] + [t for t in ctx.targets if isinstance(t, str) and t != ctx.player]
 
 
-@selector("most_cards_in_hand", "player", "the player (or each tied player) with the most cards in hand")
+@selector("most_cards_in_hand", "player", "the player (or each tied player) with the most cards in hand",
+        phrase=lambda r: "the player with the most cards in hand")
 def _most_cards_in_hand(g, ctx):
     names = [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
     most = max(len(g.player(n).hand) for n in names)
@@ -114,7 +128,8 @@ def _most_cards_in_hand(g, ctx):
 # --- core-c additions ---
 
 @selector("gate_player", "player", "the player of the gate that triggered the ability (who played the card, "
-          "won the challenge...)")
+          "won the challenge...)",
+        phrase=lambda r: "that player")
 def _gate_player(g, ctx):
     who = (ctx.gate or {}).get("player")
     return [who] if who else []

@@ -1,0 +1,822 @@
+"""English card text generated from ability data: Maester's own wording of what a card does.
+
+Every registered word (``engine.abilities.registry``) carries its own ``phrase`` beside its schema
+and doc line; this module only assembles them into sentences that read like card text::
+
+    Challenges: Kneel this card to choose a participating character. It gets +2 STR until the end
+    of the challenge.
+
+The phrases are our own words, made from the data only (never from a card's printed text).
+
+- ``card_text(card)``: the generated text of a ``cards.model.CardDef`` ("" when the card has no
+  ability data that parses, or text the data does not play).
+- ``ability_text(raw, card)``: one ability (a raw mapping of docs/abilities.md) as one paragraph.
+
+A phrase is a callable; what it receives depends on its word's category:
+
+- effect ``(value, entry, r)``: an imperative clause, lower case ("kill it", "draw 2 cards");
+- cost ``(value, r)``: an imperative clause ("kneel this card");
+- filter ``(value, r)``: ``r.pre(text)`` (before the noun: "kneeling"), ``r.noun(text)`` (the noun:
+  "character") or ``r.post(text)`` (after it: "with printed cost 3 or lower");
+- condition ``(value, r)``: a clause ("you control a Lord character");
+- event ``(when, r)``: the opening of a triggered ability ("after you win a military challenge");
+- selector ``(r)``: a noun phrase ("this card", "your opponent").
+
+``r`` is a ``Render``: it knows the card and the ability (what "it" and "that card" refer to) and
+offers the helpers (``r.cards(SEL)``, ``r.filter(FILTER)``, ``r.player(P)``, ``r.verb(...)``...).
+
+    python -m engine.abilities.render show NAME        # one card of the pool, with Maester's wording
+    python -m engine.abilities.render --compare [--pool FILE]   # how close it comes to official text
+"""
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from typing import Any
+
+from cards.errors import DataError
+from engine.abilities import parse as _parse  # noqa: F401 - loads every word
+from engine.abilities.model import _effect_name
+from engine.abilities.parse import parse_abilities
+from engine.abilities.registry import REGISTRY
+
+LABELS = {"any": "Any Phase", "plot": "Plot", "draw": "Draw", "marshalling": "Marshalling",
+          "challenges": "Challenges", "dominance": "Dominance", "standing": "Standing", "taxation": "Taxation"}
+PLURALS = {"character": "characters", "location": "locations", "attachment": "attachments", "event": "events",
+           "plot": "plots", "agenda": "agendas", "house": "House cards", "card": "cards"}
+PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck"}
+FILTER_EXTRAS = ("count", "up_to", "from", "count_min", "count_max")
+"""Keys a filter may carry besides the filter words (counts and the pile), read by the sentence."""
+MARK = "Maester's wording"
+"""How the table and the command line label the generated text (it is not the printed text)."""
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def join(items: list[str], last: str = "and") -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def article(text: str) -> str:
+    vowel = text[:1].lower() in "aeiou" and not text.lower().startswith(("uni", "one", "use"))
+    return ("an " if vowel else "a ") + text
+
+
+def third(verb: str) -> str:
+    """The third person singular of a verb phrase's first word ("get +1 STR" -> "gets +1 STR")."""
+    head, _, rest = verb.partition(" ")
+    if head in ("may", "cannot", "must"):
+        return verb
+    if head == "have":
+        head = "has"
+    elif head == "do":
+        head = "does"
+    elif head.endswith(("s", "sh", "ch", "x")):
+        head += "es"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return head + (" " + rest if rest else "")
+
+
+def times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def count(n: Any, noun: str) -> str:
+    """``2 cards``, ``1 card``, ``X cards``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {PLURALS.get(noun, noun + 's')}"
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def words_of(value: Any) -> list[str]:
+    return [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+class Phrase:
+    """A filter word's piece of a noun phrase: where it goes (pre, noun, post) and its words."""
+
+    def __init__(self, slot: str, text: str):
+        self.slot, self.text = slot, text
+
+
+class Render:
+    """What phrases refer to while one card's ability is rendered, and the helpers they use."""
+
+    def __init__(self, card: Any = None, ability: dict | None = None):
+        self.card = card
+        self.ability = ability or {}
+        self.imperative = False
+        """The clause follows "<cost> to": a card's action is said as an order ("have it join ...")."""
+
+    # --- word helpers the phrases use (the word modules import nothing from here) ---
+    article = staticmethod(article)
+    cap = staticmethod(cap)
+    join = staticmethod(join)
+    count = staticmethod(count)
+    PILES = PILES
+
+    # --- events ---
+    def event_card(self, w: dict) -> str:
+        """The card a gate names, with its player ("a character you control", "this card")."""
+        card = w.get("card")
+        if card == "self":
+            return "this card"
+        if card == "host":
+            return self.host_noun
+        f = dict(card) if isinstance(card, dict) else {}
+        if w.get("player") in ("you", "opponent") and "controller" not in f:
+            f["controller"] = w["player"]
+        return self.filter(f)
+
+    def event_player(self, w: dict, verb: str) -> str:
+        """The gate's player doing ``verb`` ("you win", "an opponent wins", "a player wins")."""
+        who = {"you": "you", "opponent": "an opponent"}.get(w.get("player"), "a player")
+        return f"{who} {verb if who == 'you' else third(verb)}"
+
+    def event_by(self, w: dict, verb: str, passive: str, default: str = "a card") -> str:
+        """"after you marshal a Knight character" / "after this card is marshalled"."""
+        card = w.get("card")
+        if card in ("self", "host") or "player" not in w:
+            noun = self.event_card({k: v for k, v in w.items() if k != "player"}) if card else default
+            return f"after {noun} {passive}"
+        noun = self.filter(card) if isinstance(card, dict) else default
+        return f"after {self.event_player(w, verb)} {noun}"
+
+    def challenge(self, w: dict) -> str:
+        """"a military challenge" (as the attacking player, by 5 or more STR)."""
+        t = w.get("type", "any")
+        text = "a challenge" if t == "any" else article(f"{t} challenge")
+        if w.get("as") in ("attacker", "defender"):
+            text += f" as the {'attacking' if w['as'] == 'attacker' else 'defending'} player"
+        if w.get("by_min"):
+            text += f" by {w['by_min']} or more STR"
+        return text
+
+    def cancelable(self, w: dict) -> str:
+        source = w.get("source", "any")
+        what = {"event": "an event", "character": "a character ability", "location": "a location ability",
+                "attachment": "an attachment ability", "plot": "a plot ability", "agenda": "an agenda ability",
+                "house": "a House card ability", "framework": "a framework effect"}.get(source, "an effect")
+        if w.get("player") == "opponent":
+            what += " an opponent controls"
+        elif w.get("player") == "you":
+            what += " you control"
+        return what
+
+    def negate(self, f: dict) -> Phrase:
+        """``not: FILTER``: "non-Limited", "other than attached character", "that is not ..."."""
+        if f in ({"self": True}, {"host": True}):
+            return self.post("other than " + ("this card" if "self" in f else self.host_noun))
+        pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
+        if pieces and all(p.slot in ("pre", "noun") for p in pieces):
+            return self.pre("non-" + "-".join(p.text for p in pieces))
+        if pieces and all(p.slot == "post" and p.text.startswith("with ") for p in pieces):
+            return self.post("without " + join([p.text[5:] for p in pieces], "or"))
+        return self.post("that is not " + self.filter(f))
+
+    def either(self, filters: list) -> Phrase:
+        """``any_of``: "with stealth or with renown", "that is a Lord or a Knight"."""
+        said = [self.filter(f, article_="") for f in filters]
+        if all(s.startswith("card ") for s in said):
+            return self.post(join([s[5:] for s in said], "or"))
+        said = ["this card" if s == "card (this card)" else article(s) for s in said]
+        return self.post("that is " + join(said, "or"))
+
+    def plot_claim(self, v: Any, e: dict) -> str:
+        """``plot_claim``: "raise the claim value on your opponent's revealed plot by 1 ..."."""
+        how = "raise" if v == "x" or isinstance(v, int) and v >= 0 else "lower"
+        by = "X" if v in ("x", "minus_x") else str(abs(v))
+        only = f" (House {cap(e['house'])} only)" if e.get("house") else ""
+        return (f"{how} the claim value on {self.poss(e.get('player', 'opponent'))} revealed plot{only} by {by} "
+                + self.until(e.get("until"), "challenge"))
+
+    def chooses(self, v: dict, e: dict) -> str:
+        """``chooses``: "each player chooses up to 3 characters they control"."""
+        by = e.get("by", "you")
+        if "keep" in e:
+            what = f"all but {e['keep']} " + self.filter(v, article_="", plural=True)
+        else:
+            n = e.get("count", 1)
+            up = "up to " if e.get("up_to") else ""
+            what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=True))
+        if by != "you":  # the filter is read as the chooser's
+            what = what.replace("you control", "they control").replace("your ", "their ")
+        among = " among each player's cards" if e.get("among") == "each_player" else ""
+        return self.subject(by, "choose") + " " + what + among
+
+    @staticmethod
+    def listed(value: Any) -> list[str]:
+        """One value or a list of them, as a list of words."""
+        return words_of(value)
+
+    def one_of(self, v: dict, e: dict) -> str:
+        """``one_of``: "choose one: pay 1 gold or return this card to its owner's hand"."""
+        look = {"target": "that player's deck", "opponent": "your opponent's deck", "you": "your deck"}.get(e.get("look"))
+        first = f"look at the top card of {look}, then " if look else ""
+        return first + "choose one: " + join([self.effect_clause(seq) for seq in v.values()], "or")
+
+    def set_destination(self, v: Any, to: str) -> str:
+        """``set_destination``: "place it in its owner's dead pile instead"."""
+        where = {"dead": "in {} dead pile", "discard": "in {} discard pile", "hand": "into {} hand",
+                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}[to]
+        return f"put {self.cards(v)} {where.format(self.owners(v))} instead"
+
+    def search_pick(self, v: dict, e: dict) -> str:
+        """``search_pick``: "search your deck for a character, reveal it and put it into your hand, then shuffle"."""
+        who = e.get("player", "you")
+        then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
+                "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
+        return f"{self.subject(who, 'search')} {self.their(who)} deck for {self.filter(v, bare=True)}, {then}, then shuffle"
+
+    def power_place(self, where: Any) -> str:
+        return {"opponent_house": "your opponent's House card", "your_house": "your House card",
+                "house": "your House card"}.get(where) or self.cards(where)
+
+    # --- pieces of noun phrases, for filter phrases ---
+    @staticmethod
+    def pre(text: str) -> Phrase:
+        return Phrase("pre", text)
+
+    @staticmethod
+    def noun(text: str) -> Phrase:
+        return Phrase("noun", text)
+
+    @staticmethod
+    def post(text: str) -> Phrase:
+        return Phrase("post", text)
+
+    # --- what the ability refers to ---
+    @property
+    def host_noun(self) -> str:
+        for a in getattr(self.card, "abilities", ()) or ():
+            if isinstance(a, dict) and isinstance(a.get("attach_to"), dict):
+                t = a["attach_to"].get("type")
+                if isinstance(t, str) and t != "character":
+                    return "attached card" if t == "house" else f"attached {t}"
+        return "attached character"
+
+    def target_plural(self) -> bool:
+        c = self.ability.get("choose") or {}
+        return bool(c.get("up_to")) or (c.get("count") or 1) > 1
+
+    def target_is_player(self) -> bool:
+        c = self.ability.get("choose")
+        return isinstance(c, dict) and "player" in c
+
+    def target_noun(self) -> str:
+        if self.target_is_player():
+            return "that player"
+        return "them" if self.target_plural() else "it"
+
+    def trigger_noun(self) -> str:
+        card = (self.ability.get("when") or {}).get("card")
+        if card == "self":
+            return "this card"
+        if card == "host":
+            return self.host_noun
+        if isinstance(card, dict) and isinstance(card.get("type"), str):
+            return "that " + card["type"]
+        return "that card"
+
+    # --- values ---
+    def is_plural(self, sel: Any) -> bool:
+        if sel in ("target", "targets"):
+            return self.target_plural() and not self.target_is_player()
+        return sel in ("chosen", "paid", "you", "you_and_target")
+
+    def cards(self, sel: Any) -> str:
+        """A card selector (or ``{all: FILTER}``) as a noun phrase."""
+        if isinstance(sel, dict) and "all" in sel:
+            return "each " + self.filter(sel["all"], article_="")
+        if isinstance(sel, dict):
+            return self.filter(sel)
+        word = REGISTRY["selector"].get(sel)
+        if word is not None and word.phrase is not None:
+            return word.phrase(self)
+        return str(sel).replace("_", " ")
+
+    player = cards
+    """A player selector as a noun phrase ("you", "your opponent", "each opponent")."""
+
+    def subject(self, sel: Any, verb: str) -> str:
+        """``sel`` doing ``verb``, the verb agreeing ("each opponent draws"); for you, the imperative
+        ("draw"), as card text says it."""
+        if sel == "you":
+            return verb
+        if sel == "you_and_target":
+            return f"{self.cards(sel)} each {verb}"
+        if self.imperative:
+            return f"have {self.cards(sel)} {verb}"
+        return f"{self.cards(sel)} {verb if self.is_plural(sel) else third(verb)}"
+
+    def verb(self, sel: Any, verb: str) -> str:
+        return verb if self.is_plural(sel) else third(verb)
+
+    def poss(self, sel: Any) -> str:
+        """Whose ("your", "your opponent's", "each player's")."""
+        if sel == "you":
+            return "your"
+        if sel in ("target", "targets") and not self.target_is_player() and self.target_plural():
+            return "their"
+        if sel in ("target", "targets") and not self.target_is_player():
+            return "its"
+        name = self.cards(sel)
+        return name + "'" if name.endswith("s") else name + "'s"
+
+    def their(self, sel: Any) -> str:
+        """The possessive that refers back to ``sel`` after it is the subject."""
+        return "your" if sel == "you" else "their"
+
+    def owners(self, sel: Any) -> str:
+        """"its owner's" / "their owners'"."""
+        return "their owners'" if self.is_plural(sel) else "its owner's"
+
+    def until(self, period: str | None, default: str = "phase") -> str:
+        period = period or default
+        if period == "phase_end":
+            return "until the end of the phase"
+        return f"until the end of the {period}"
+
+    def value(self, v: Any) -> str:
+        if isinstance(v, dict):
+            return self.cards(v)
+        if isinstance(v, (list, tuple)):
+            return join([self.value(x) for x in v])
+        return str(v).replace("_", " ")
+
+    def filter(self, f: Any, article_: str = "a", plural: bool = False, bare: bool = False) -> str:
+        """A card filter as a noun phrase: ``a participating Stark character you control``.
+        ``article_=""``: no article; ``plural``: the plural noun; ``bare``: without pile or count."""
+        if isinstance(f, str):
+            return self.cards(f)
+        pre: list[str] = []
+        nouns: list[str] = []
+        post: list[str] = []
+        for k, v in f.items():
+            if k in FILTER_EXTRAS:
+                continue
+            word = REGISTRY["filter"].get(k)
+            if word is None or word.phrase is None:
+                post.append((k, f"with {k.replace('_', ' ')} {self.value(v)}"))
+                continue
+            piece = word.phrase(v, self)
+            if piece.text:
+                {"pre": pre, "noun": nouns, "post": post}[piece.slot].append((k, piece.text))
+        # the state before the House and traits ("kneeling Stark Lord"); "other than ..." reads best last
+        pre = [t for k, t in sorted(pre, key=lambda kt: kt[0] in ("house", "trait"))]
+        post = [t for k, t in sorted(post, key=lambda kt: kt[0] == "not_self")]
+        nouns = [t for _, t in nouns]
+        noun = " or ".join(nouns) or "card"
+        if plural:
+            noun = " or ".join(PLURALS.get(n, n + "s") for n in (nouns or ["card"]))
+        pile = f.get("from")
+        if pile and pile != "in_play" and not bare:
+            whose = ("an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
+                     "your" if "you" in (f.get("controller"), f.get("owner")) or pile in ("hand", "deck") else "a")
+            post = [p for p in post if p not in ("you control", "an opponent controls", "you own", "an opponent owns")]
+            post.append(f"in {whose} {PILES[pile]}")
+        text = " ".join(pre + [noun] + post)
+        if article_:
+            return article(text)
+        return text
+
+    def predicate(self, f: dict) -> str:
+        """A filter said of one card: ``is participating``, ``is Arya Stark``, ``has a power icon``."""
+        if set(f) == {"name"}:
+            return f"is {f['name']}"
+        pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
+        if pieces and all(p.slot == "pre" for p in pieces):
+            return "is " + join([p.text for p in pieces])
+        if pieces and all(p.slot == "post" and p.text.startswith("with ") for p in pieces):
+            return "has " + join([p.text[5:] for p in pieces])
+        return "is " + self.filter(f)
+
+    def counted(self, f: dict, exactly: int | None = None) -> str:
+        """A counted filter (``count_min``, ``count_max``) as ``a Lord character`` / ``no ...`` /
+        ``3 or more ...``; ``exactly``: ``2 Lord characters``."""
+        if exactly is not None:
+            return self.filter(f) if exactly == 1 else f"{exactly} " + self.filter(f, article_="", plural=True)
+        lo, hi = f.get("count_min", 1), f.get("count_max")
+        if hi == 0:
+            return "no " + self.filter(f, article_="", plural=True)
+        if lo > 1 and hi is None:
+            return f"{lo} or more " + self.filter(f, article_="", plural=True)
+        if hi is not None and lo <= 1:
+            return f"at most {hi} " + self.filter(f, article_="", plural=hi != 1)
+        if hi is not None:
+            return f"{lo} to {hi} " + self.filter(f, article_="", plural=True)
+        return self.filter(f)
+
+    def cond(self, c: dict) -> str:
+        parts = []
+        for k, v in c.items():
+            word = REGISTRY["condition"].get(k)
+            parts.append(word.phrase(v, self) if word is not None and word.phrase else f"{k} is {self.value(v)}")
+        return join(parts)
+
+    def cost(self, c: dict) -> str:
+        parts = []
+        for k, v in c.items():
+            word = REGISTRY["cost"].get(k)
+            parts.append(word.phrase(v, self) if word is not None and word.phrase else k.replace("_", " "))
+        return join(parts)
+
+    def effect(self, e: Any) -> str:
+        name = _effect_name(e)
+        word = REGISTRY["effect"].get(name)
+        if word is None or word.phrase is None:
+            return name.replace("_", " ")
+        value = e.get(name) if isinstance(e, dict) else None
+        return word.phrase(value, e if isinstance(e, dict) else {}, self)
+
+    def effects(self, seq: Any) -> list[str]:
+        """Each effect of a list as a sentence (a ``check`` opens the next one: "if ..., draw 1 card")."""
+        out: list[str] = []
+        opening = ""
+        for e in (seq if isinstance(seq, (list, tuple)) else [seq]):
+            clause = self.effect(e)
+            if clause.startswith("if ") and clause.endswith(","):
+                opening += clause + " "
+                continue
+            out.append(opening + clause)
+            opening = ""
+        if opening:
+            out.append(opening.rstrip() )  # a last check opens the "then" sentence
+        return out
+
+    def effect_clause(self, seq: Any) -> str:
+        """A list of effects as one clause ("discard the top card of your deck and draw 1 card")."""
+        return join(self.effects(seq)) or "do nothing"
+
+    def modifiers(self, m: dict, subject_plural: bool = False) -> str:
+        """What a ``modify`` does to its cards ("gets +2 STR and gains stealth"), the verbs agreeing."""
+        v = (lambda s: s) if subject_plural else third
+        parts = []
+        if "strength" in m:
+            per = ""
+            fe = m.get("for_each")
+            if fe == "your_gold":
+                per = " for each gold in your gold pool"
+            elif isinstance(fe, dict):
+                per = " for each " + self.filter(fe, article_="") + ("" if fe.get("from") else " in play")
+            parts.append(v(f"get {signed(m['strength'])} STR{per}"))
+        if "strength_per_attachment" in m:
+            parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
+        for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
+            if m.get(key):
+                icons = m[key]
+                parts.append(v(f"{verb} {article(icons[0]) if len(icons) == 1 else join(icons)} "
+                               f"{what if len(icons) == 1 else what + 's'}"))
+        if m.get("add_keywords"):
+            parts.append(v("gain " + join([k.replace("immune to", "immunity to") for k in m["add_keywords"]])))
+        if m.get("remove_keywords"):
+            parts.append(v("lose " + join([k for k in m["remove_keywords"]])))
+        if m.get("add_traits"):
+            parts.append(v(f"gain the {join(m['add_traits'])} trait" + ("s" if len(m["add_traits"]) > 1 else "")))
+        if m.get("remove_traits"):
+            parts.append(v(f"lose the {join(m['remove_traits'])} trait" + ("s" if len(m["remove_traits"]) > 1
+                                                                            else "")))
+        if m.get("blank"):
+            parts.append(v("lose its printed text"))
+        if "become" in m:
+            parts.append(v(f"become a {m['become']} only"))
+        if m.get("gold_penalty"):
+            parts.append(v(f"cost {m['gold_penalty']} more gold to play"))
+        for c in m.get("cannot") or ():
+            parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
+                          "defend": "cannot be declared as a defender", "stand": "cannot stand"}.get(c, c))
+        if isinstance(m.get("terminal"), dict):
+            parts.append(f"{'are' if subject_plural else 'is'} killed while it {self.predicate(m['terminal'])}")
+        if m.get("gain"):
+            gained = " ".join(paragraph(a, self.card) for a in m["gain"])
+            parts.append(v(f"gain \u201c{gained}\u201d"))
+        return join(parts)
+
+
+# ---------------------------------------------------------------------------
+# One ability as one paragraph
+# ---------------------------------------------------------------------------
+
+def _sentences(items: list[str]) -> str:
+    return " ".join(cap(s.strip()) + ("" if s.rstrip().endswith((".", "\u201d")) else ".") for s in items if s)
+
+
+def _constant(a: dict, r: Render) -> list[str]:
+    out = []
+    kind_of_card = getattr(r.card, "type", "")
+    if isinstance(a.get("attach_to"), dict):
+        f = dict(a["attach_to"])
+        one = f.pop("one_per_character", False)
+        host = r.filter(f if "type" in f else {"type": "character", **f}, article_="") if f else ""
+        if kind_of_card and kind_of_card != "attachment":
+            out.append(f"you may play this card as an attachment on {article(host) if host else 'a character'}")
+        elif host and host != "character":
+            out.append(f"{host} only")
+        if one:
+            out.append("limit 1 per character")
+    m = a.get("modify")
+    if isinstance(m, dict):
+        target = m.get("target", "self")
+        plural = r.is_plural(target)
+        out.append(f"{r.cards(target)} {r.modifiers(m, plural)}")
+    p = a.get("prohibit")
+    if isinstance(p, dict):
+        who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
+        what = p.get("what")
+        out.append({
+            "claim_house_power": r.subject(who, "cannot claim power for") + f" {r.their(who)} House",
+            "challenges": r.subject(who, "cannot initiate more than") + f" {count(p.get('max', 0), 'challenge')}"
+                                                                          " each round",
+            "declare_defenders": r.subject(who, "cannot declare defenders"),
+            "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
+            "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
+            "taxation_phase": f"{r.poss(who)} taxation phase is skipped",
+            "character_power": f"power on {r.poss(who)} characters does not count toward their total",
+        }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+    if a.get("control_host"):
+        out.append(f"you control {r.host_noun}")
+    if isinstance(a.get("terminal"), dict):
+        out.append(f"while this card {r.predicate(a['terminal'])}, it is killed")
+    lc = a.get("lower_cost")
+    if isinstance(lc, dict):
+        per = ""
+        if lc.get("for_each") == "your_gold":
+            per = " for each gold in your gold pool"
+        elif isinstance(lc.get("for_each"), dict):
+            per = " for each " + r.filter(lc["for_each"], article_="")
+        out.append(f"this card costs {lc['by']} gold less to play{per}")
+    for what in a.get("no_kneel") or ():
+        out.append("this card does not kneel when declared as " + article("attacker" if what == "attack" else "defender"))
+    if a.get("cannot_be"):
+        said = {"attacker": "declared as an attacker", "defender": "declared as a defender",
+                "stealth_target": "chosen by a character with stealth"}
+        out.append("this card cannot be " + join([said.get(c, c) for c in a["cannot_be"]], "or"))
+    toll = a.get("toll")
+    if isinstance(toll, dict):
+        gold = f"{toll['gold']} gold"
+        for what in toll.get("for", ()):
+            out.append({
+                "attack": f"{r.poss('host')} controller must give you {gold} to declare it as an attacker",
+                "defend": f"{r.poss('host')} controller must give you {gold} to declare it as a defender",
+                "trigger": f"{r.poss('host')} controller must give you {gold} to trigger its abilities",
+                "challenge": f"to initiate {article(toll['type']) + ' ' if toll.get('type') else 'a '}challenge, "
+                             f"the attacking player must first give the defending player {gold}".replace("a a ", "a "),
+                "event": f"to play an event, a player must first give an opponent {gold}",
+            }.get(what, f"{what} costs {gold}"))
+    u = a.get("untargetable")
+    if isinstance(u, dict):
+        who = "your opponents" if u.get("by") == "opponent" else "any player"
+        sources = join([s for s in u.get("source", ())], "or") or "card"
+        out.append(f"this card cannot be chosen as a target by {who}' {sources} effects".replace("player'",
+                                                                                                 "player's"))
+    if "actions_before_reveal" in (a.get("allows") or ()):
+        out.append("players may take actions after plots are chosen and before they are revealed")
+    if a.get("spend_gold"):
+        out.append("you may spend the gold on this card as if it were in your gold pool")
+    cond = a.get("while") or a.get("if")
+    if cond and out:
+        out[0] = f"while {r.cond(cond)}, {out[0]}"
+    return out
+
+
+def _opening(a: dict, r: Render) -> str:
+    """The ability's label or trigger ("Challenges:", "Response: After you win a challenge,")."""
+    kind = a.get("kind")
+    if kind == "action":
+        return LABELS.get(a.get("phase"), "Action") + ":"
+    when = a.get("when") or {}
+    word = REGISTRY["event"].get(when.get("event"))
+    event = word.phrase(when, r) if word is not None and word.phrase else str(when.get("event"))
+    if kind == "response":
+        return "Response: " + cap(event) + ("" if event.endswith(":") else ",")
+    return cap(event) + ("" if event.endswith(":") else ",")
+
+
+def paragraph(a: dict, card: Any = None) -> str:
+    """One raw ability as one paragraph of card text."""
+    r = Render(card, a)
+    if a.get("kind") == "constant":
+        return _sentences(_constant(a, r))
+    opening = _opening(a, r)
+    conditions = []
+    if a.get("from_hand"):
+        conditions.append("this card is in your hand")
+    if a.get("from_pile"):
+        conditions.append(f"this card is in your {PILES[a['from_pile']]}")
+    if a.get("from_dead"):
+        conditions.append("this card is in your dead pile")
+    if a.get("if"):
+        conditions.append(r.cond(a["if"]))
+    lead = f"if {join(conditions)}, " if conditions else ""
+    first: list[str] = []
+    effects = r.effects(a.get("effect") or [])
+    choose = a.get("choose")
+    if isinstance(choose, dict) and "player" in choose:
+        chosen = "choose an opponent" if choose["player"] == "opponent" else "choose a player"
+    elif isinstance(choose, dict):
+        n = choose.get("count", 1)
+        up = "up to " if choose.get("up_to") else ""
+        chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
+                                    f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+    else:
+        chosen = ""
+    cost = r.cost(a["cost"]) if a.get("cost") else ""
+    if cost and not chosen and effects:
+        r.imperative = True  # "<cost> to have this card join the challenge"
+        effects[:1] = r.effects((a.get("effect") or [])[:1])
+        r.imperative = False
+    if cost:
+        head = f"{cost} to {chosen or (effects.pop(0) if effects else 'do nothing')}"
+    elif chosen:
+        head = chosen
+    else:
+        head = effects.pop(0) if effects else ""
+    first.append(lead + head)
+    sentences = first + effects
+    then = r.effects(a.get("then") or [])
+    if sentences and sentences[-1].startswith("if ") and sentences[-1].endswith(","):
+        check = sentences.pop()  # "if your plot's income is lower, gain 1 power"
+        sentences.append(check + " " + (join(then) if then else "this ability resolves"))
+    elif then:
+        sentences.append("if you do, " + join(then))
+    text = _sentences(sentences)
+    if opening.endswith(","):
+        text = text[:1].lower() + text[1:]
+    text = opening + (" " if opening else "") + text
+    extra = []
+    if a.get("limit"):
+        lim = a["limit"]
+        shared = ""
+        if lim.get("shared") == "limited_response":
+            shared = ", counting all your Limited Responses"
+        elif lim.get("shared"):
+            shared = " for these abilities together"
+        extra.append(f"(Limit {times(lim.get('times', 1))} per {lim['per']}{shared}.)")
+    if a.get("cannot_be_canceled"):
+        extra.append("This ability cannot be canceled.")
+    if a.get("cannot_be_saved"):
+        extra.append("Cards it kills or discards cannot be saved.")
+    if a.get("granted"):
+        text = "Once enabled \u2014 " + text
+    return " ".join([text] + extra)
+
+
+def missing_phrases() -> list[str]:
+    """The registered words that have no phrase ("category name"): each word must render itself."""
+    return [f"{c} {n}" for c, words in REGISTRY.items() for n, w in words.items() if not callable(w.phrase)]
+
+
+def ability_text(raw: dict, card: Any = None) -> str:
+    """One ability (raw data, checked first) as one paragraph; DataError when it does not parse."""
+    parse_abilities((raw,), getattr(card, "source", "") or "")
+    return paragraph(raw, card)
+
+
+def _keyword(k: str) -> str:
+    return cap(k)
+
+
+@lru_cache(maxsize=4096)
+def card_text(card: Any) -> str:
+    """The generated English text of a card: its keywords, its deck restriction and one paragraph per
+    ability, from its data only. "" when its abilities do not parse (or it has none and its text needs
+    some: its text is then played by hand)."""
+    abilities = tuple(getattr(card, "abilities", ()) or ())
+    if abilities:
+        try:
+            parse_abilities(abilities, getattr(card, "source", "") or "")
+        except DataError:
+            return ""
+    else:
+        from cards.report import needs_no_abilities
+
+        if not needs_no_abilities(getattr(card, "text", "")):
+            return ""
+    lines = []
+    keywords = [_keyword(k) for k in getattr(card, "keywords", ()) or ()]
+    if keywords:
+        lines.append(". ".join(keywords) + ".")
+    houses = getattr(card, "deck_houses", ()) or ()
+    if getattr(card, "house_only", None):
+        lines.append(f"House {cap(card.house_only)} only.")
+    elif houses:
+        lines.append("Only in a deck whose House card is " + join([cap(h) for h in houses], "or") + ".")
+    if getattr(card, "deck_limit", 3) < 3:
+        lines.append(f"Limit {card.deck_limit} per deck.")
+    lines.extend(paragraph(a, card) for a in abilities)
+    if getattr(card, "partial", ""):
+        lines.append(f"(Not automated: {card.partial})")
+    return "\n".join(line for line in lines if line)
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+_CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
+_NUMBER = re.compile(r"(?<![\w+-])[+-]?\d+\b")
+
+
+def mentions(text: str, traits: set[str], keywords: set[str]) -> dict[str, set[str]]:
+    """What a text mentions: numbers, traits, keywords and card types (lower case)."""
+    low = " ".join(re.sub(r"<[^>]+>", " ", text or "").replace("\u2019", "'").split()).lower()
+    found = {"numbers": {n.lstrip("+") for n in _NUMBER.findall(low)},
+             "traits": {t for t in traits if re.search(r"\b" + re.escape(t) + r"\b", low)},
+             "keywords": {k for k in keywords if re.search(r"\b" + re.escape(k) + r"\b", low)},
+             "types": {t for t in _CARD_TYPES if re.search(r"\b" + t + r"s?\b", low)}}
+    return found
+
+
+def compare(pool) -> list[tuple[str, int, dict[str, tuple[int, int]]]]:
+    """Per set: how many cards have both an official English text and generated text, and per kind of
+    mention (numbers, traits, keywords, types) how many of the official text's mentions the generated
+    text also has, out of how many."""
+    from cards.model import SIMPLE_KEYWORDS
+
+    traits = {t.lower() for c in pool for t in c.traits}
+    keywords = set(SIMPLE_KEYWORDS) | {"immune", "ambush", "stalwart", "vigilant", "infamy", "insight", "intimidate",
+                                        "pillage", "terminal", "shadow"}
+    by_set: dict[str, list] = {}
+    for card in pool:
+        if not card.text or card.text_lang not in ("", "en") or not card.abilities:
+            continue
+        mine = card_text(card)
+        if not mine:
+            continue
+        by_set.setdefault(card.set or "?", []).append((mentions(card.text, traits, keywords),
+                                                       mentions(mine, traits, keywords)))
+    rows = []
+    for name, pairs in by_set.items():
+        totals = {}
+        for kind in ("numbers", "traits", "keywords", "types"):
+            official = sum(len(o[kind]) for o, _ in pairs)
+            shared = sum(len(o[kind] & g[kind]) for o, g in pairs)
+            totals[kind] = (shared, official)
+        rows.append((name, len(pairs), totals))
+    return rows
+
+
+def compare_lines(pool) -> list[str]:
+    rows = compare(pool)
+    out = [f"{'set':<28} {'cards':>5}  {'numbers':>13}  {'traits':>13}  {'keywords':>13}  {'types':>13}"]
+    grand = {k: [0, 0] for k in ("numbers", "traits", "keywords", "types")}
+    n_all = 0
+
+    def cell(shared: int, official: int) -> str:
+        return f"{shared}/{official} " + (f"{100 * shared / official:3.0f}%" if official else "   -")
+
+    for name, n, totals in sorted(rows):
+        n_all += n
+        for k, (s, o) in totals.items():
+            grand[k][0] += s
+            grand[k][1] += o
+        out.append(f"{name[:28]:<28} {n:>5}  " + "  ".join(f"{cell(*totals[k]):>13}" for k in grand))
+    out.append(f"{'all':<28} {n_all:>5}  " + "  ".join(f"{cell(*grand[k]):>13}" for k in grand))
+    out.append("each cell: mentions of the official English text that Maester's wording also makes "
+               "(a measure to improve the wording, not a test)")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from cards.files import tolerant_console
+
+    tolerant_console()
+    ap = argparse.ArgumentParser(prog="python -m engine.abilities.render",
+                                 description="Maester's English wording of cards, from their ability data.")
+    ap.add_argument("--compare", action="store_true",
+                    help="per set, how many numbers, traits, keywords and card types of the official English "
+                         "text the generated text mentions too")
+    ap.add_argument("--pool", metavar="FILE", help="read this card data instead of the default pool")
+    ap.add_argument("command", nargs="*", help="show NAME: one card, as `python -m cards.pool show` prints it")
+    args = ap.parse_args(argv)
+    from cards import pool as pools
+
+    try:
+        if args.compare:
+            pool = pools.load_pool(args.pool) if args.pool else pools.default_pool()
+            print("\n".join(compare_lines(pool)))
+            return 0
+        if args.command[:1] == ["show"] and len(args.command) > 1:
+            return pools.main(["show", " ".join(args.command[1:])], english=card_text)
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    ap.print_usage(sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
