@@ -22,6 +22,8 @@ from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QImage, QImageReader, Q
                            QPainter, QPainterPath, QPen, QPixmap, QTextOption, QTransform)
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
+from engine.abilities.render import card_text
+
 CARD_W = 110
 CARD_H = 154
 """A card's size in scene units (5:7, like the printed card)."""
@@ -93,6 +95,11 @@ class CardFace:
     """The engine does not automate this card's text: its player resolves it by hand."""
     tokens: tuple[tuple[str, int], ...] = ()
     note: str = ""
+    english: str = ""
+    """Maester's wording of the card, generated from its ability data (``engine.abilities.render``);
+    empty when the card is not automated (its printed ``text`` is then played by hand)."""
+    text_lang: str = ""
+    """The language of ``text`` when it is not English (``fr``)."""
 
     @classmethod
     def of(cls, defn, **runtime) -> "CardFace":
@@ -102,7 +109,8 @@ class CardFace:
                       unique=defn.unique, cost=cost, strength=defn.strength, printed_strength=defn.strength,
                       icons=frozenset(defn.icons), traits=tuple(defn.traits), keywords=tuple(defn.keywords),
                       text=defn.text, income=defn.income, initiative=defn.initiative, claim=defn.claim,
-                      influence=defn.influence, doomed=defn.doomed)
+                      influence=defn.influence, doomed=defn.doomed, english=card_text(defn),
+                      text_lang=defn.text_lang)
         fields.update(runtime)
         return cls(**fields)
 
@@ -373,6 +381,12 @@ def _paint_full_face(p: QPainter, face: CardFace, image: QImage | None = None) -
         opt = QTextOption()
         opt.setWrapMode(QTextOption.WrapMode.WordWrap)
         p.drawText(QRectF(7, y + 1, CARD_W - 14, CARD_H - y - 8), body, opt)
+    if body and face.text_lang and not face.english:
+        # a text Maester has no English wording for, in another language: say so on the face
+        p.setPen(QColor("#7a4a00"))
+        p.setFont(card_font(7, bold=True))
+        p.drawText(QRectF(6, CARD_H - 15, CARD_W - 12, 10), Qt.AlignmentFlag.AlignLeft,
+                   f"{face.text_lang.upper()} \u00b7 by hand")
     if face.doomed:
         p.setPen(QColor("#7a0f0f"))
         p.setFont(card_font(7.5, bold=True))
@@ -393,9 +407,12 @@ def _title_font(title: str, room: float) -> QFont:
         size -= 0.5
 
 
-def rules_text(face: CardFace) -> str:
-    """The printed text without the keyword line the card already shows in bold."""
-    lines = face.text.splitlines()
+def rules_text(face: CardFace, text: str | None = None) -> str:
+    """The card's text without the keyword line the card already shows in bold: Maester's wording when the card
+    has it, else the printed text (``text``: this text instead)."""
+    if text is None:
+        text = face.english or face.text
+    lines = text.splitlines()
     if lines and face.keywords and all(w.strip(" .").lower() in face.keywords
                                        for w in lines[0].split(".") if w.strip()):
         lines = lines[1:]

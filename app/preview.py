@@ -1,6 +1,8 @@
 """The side panel: a large, readable preview of the card under the mouse, and the game log.
 
-Card names in the log are links; hovering one previews that card.
+Card names in the log are links; hovering one previews that card. An automated card's text is
+Maester's wording, generated from its ability data (``engine.abilities.render``), marked as such;
+its printed text (French or English) is one click away (the link beside the mark).
 """
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
+from engine.abilities.render import MARK
+
+LANGUAGES = {"": "English", "en": "English", "fr": "French"}
 
 
 class CardImageView(QWidget):
@@ -64,7 +69,13 @@ class CardPreview(QWidget):
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.details.setStyleSheet("font-size: 13px; color: #1c1408; background: #f6efdf; padding: 6px;"
                                    "border-radius: 4px;")
+        self.details.setOpenExternalLinks(False)
+        self.details.linkActivated.connect(self._link)
         box.addWidget(self.details, 2)
+        self.printed = False
+        """Show the printed text instead of Maester's wording (the link beside either switches; it stays
+        switched for the next cards)."""
+        self._details = ""
 
     HINT = "Hover over a card to read it."
 
@@ -73,9 +84,20 @@ class CardPreview(QWidget):
         """Preview ``face`` (drawn face up: the window previews only what the seat may see).
         ``card_id``: the card on the table it shows (None: a card named in the log, by its key)."""
         self.view.set_card(face, image)
-        if self.details.text() != (details or ""):  # a rich-text label lays itself out again on every setText
-            self.details.setText(details or "")
+        self._details = details or ""
+        self._show_details()
         self.card_id = card_id if face is not None else None
+
+    def _show_details(self) -> None:
+        hide = "mine" if self.printed else "printed"
+        text = re.sub(rf"<!--{hide}-->.*?<!--/{hide}-->", "", self._details, flags=re.S)
+        if self.details.text() != text:  # a rich-text label lays itself out again on every setText
+            self.details.setText(text)
+
+    def _link(self, link: str) -> None:
+        if link == "text:switch":
+            self.printed = not self.printed
+            self._show_details()
 
     def clear(self) -> None:
         """Show nothing (the seat changed)."""
@@ -113,8 +135,7 @@ def describe(face: CardFace, where: str = "") -> str:
         parts.append("<i>" + e(". ".join(face.traits)) + ".</i>")
     if face.keywords:
         parts.append("<b>" + e(". ".join(k.capitalize() for k in face.keywords)) + ".</b>")
-    if rules_text(face):
-        parts.append(e(rules_text(face)).replace("\n", "<br>"))
+    parts.extend(text_parts(face))
     if face.by_hand:
         parts.append("<span style='color:#7a4a00'><b>Text by hand</b>: the engine does not automate "
                      "this text; use it from the prompt bar when it is offered, and carry it out with the "
@@ -138,6 +159,34 @@ def describe(face: CardFace, where: str = "") -> str:
     if runtime:
         parts.append("<span style='color:#5a4a35'>" + " \u00b7 ".join(runtime) + "</span>")
     return "<br>".join(parts)
+
+
+def text_parts(face: CardFace) -> list[str]:
+    """The card's text for ``describe``: Maester's wording (marked) with a link to the printed text, and the
+    printed text with a link back, each in its own block (``CardPreview`` shows one); a card without Maester's
+    wording shows its printed text, with a language mark when it is not in English."""
+    e = html.escape
+    printed = rules_text(face, face.text)
+    language = LANGUAGES.get(face.text_lang, face.text_lang.upper())
+    mark = "<span style='color:#6b5a3a; font-size:11px'>{}</span>"
+    if face.english:
+        mine = rules_text(face, face.english)
+        out = []
+        if mine:
+            link = f" \u00b7 <a href='text:switch'>printed text ({language})</a>" if printed else ""
+            out.append(f"<!--mine-->{mark.format('<i>' + MARK + '</i>' + link)}<br>"
+                       f"{e(mine).replace(chr(10), '<br>')}<!--/mine-->")
+        if printed:
+            link = f" \u00b7 <a href='text:switch'>{MARK}</a>" if mine else ""
+            out.append(f"<!--printed-->{mark.format(f'<i>Printed text ({language})</i>' + link)}<br>"
+                       f"{e(printed).replace(chr(10), '<br>')}<!--/printed-->")
+        return ["".join(out)]  # one part: the block not shown leaves no empty line
+    if not printed:
+        return []
+    if language != "English":
+        return [mark.format(f"<b>[{face.text_lang.upper()}]</b> <i>{language} text, by hand: Maester has no "
+                            f"English wording for this card</i>"), e(printed).replace("\n", "<br>")]
+    return [e(printed).replace("\n", "<br>")]
 
 
 class GameLog(QTextBrowser):

@@ -15,6 +15,7 @@ Command line (exit 0 ok, 1 bad input, 2 usage)::
     python -m cards.pool import FILE   # first line: "<N> cards imported"
     python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
     python -m cards.pool show NAME     # one card as the engine sees it
+    python -m engine.abilities.render show NAME   # the same, with Maester's English wording
     python -m cards.pool search QUERY  # the cards a query matches (cards/search.py, docs/decks.md)
 
 The cache is written atomically (a temporary ``.pool-PID-XXXX.json`` in the same
@@ -372,8 +373,13 @@ def _list(values) -> str:
     return ", ".join(values) if values else "-"
 
 
-def describe(card: CardDef) -> list[str]:
-    """Every field of ``card``, one readable line each (the text last, wrapped)."""
+LANGUAGES = {"": "English", "en": "English", "fr": "French"}
+
+
+def describe(card: CardDef, english: str = "") -> list[str]:
+    """Every field of ``card``, one readable line each (the text last, wrapped). ``english``: Maester's wording
+    of the card, generated from its ability data by the layer above (``engine.abilities.render``), shown before
+    the printed text; without it, a card with ability data says where to read it."""
     def value(f: str):
         v = getattr(card, f)
         if f == "house":
@@ -401,7 +407,16 @@ def describe(card: CardDef) -> list[str]:
         if f.name in ("name", "key", "text"):
             continue
         lines.append(f"  {f.name + ':':<13}{value(f.name)}")
-    lines.append("  text:")
+    language = LANGUAGES.get(card.text_lang, card.text_lang)
+    if english:
+        lines.append("  Maester's wording (generated from the ability data, not the printed text):")
+        for paragraph in english.splitlines():
+            lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])
+    elif card.abilities:
+        lines.append(f"  english:     python -m engine.abilities.render show {card.key!r} prints Maester's wording")
+    elif card.text and language != "English":
+        lines.append(f"  english:     none: the text is in {language} and played by hand")
+    lines.append(f"  text:        printed, in {language}" if card.text else "  text:")
     for paragraph in (card.text or "-").splitlines() or ["-"]:
         lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])
     return lines
@@ -444,7 +459,7 @@ def _cmd_show(args) -> int:
             keys = ", ".join(c.key for c in printings)
             print(f"{len(printings)} printings of {card.name!r} ({keys}); showing {card.key} "
                   f"(give a key to see another)")
-    print("\n".join(describe(card)))
+    print("\n".join(describe(card, args.english(card) if args.english else "")))
     return 0
 
 
@@ -465,7 +480,10 @@ def _cmd_search(args) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, english=None) -> int:
+    """The command line. ``english(card) -> str``: Maester's wording of a card, given by the layer above
+    (``python -m engine.abilities.render show NAME`` passes ``engine.abilities.render.card_text``); cards/
+    imports nothing from engine/."""
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -486,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
     p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
+    args.english = english
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
         print("python -m cards.pool: error: give a command (import, show or search)", file=sys.stderr)

@@ -13,6 +13,7 @@ registry (``python -m engine.abilities.doc``). The modules:
 - ``constants``: constant abilities, prohibitions, terminal conditions, attachment restrictions
 - ``runtime``: what can be triggered now, and whether an answer is legal
 - ``doc``: the generated vocabulary tables
+- ``render``: Maester's English wording of a card, assembled from each word's ``phrase``
 
 ``engine.triggers`` re-exports the run-time functions under their old names.
 """

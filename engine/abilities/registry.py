@@ -2,7 +2,8 @@
 
 Each word (an effect, a cost, a filter key, a condition, an event, a selector)
 is one ``Word``: its name, the schema of its value (and of the keys allowed
-beside it), a one-line doc, and its implementation. The parser
+beside it), a one-line doc, its implementation and its English ``phrase``
+(``engine.abilities.render``: Maester's wording of card text). The parser
 (``engine.abilities.parse``) checks data against these schemas, the vocabulary
 tables of docs/abilities.md are generated from them (``engine.abilities.doc``)
 and the run-time code calls their implementations, so adding a word touches

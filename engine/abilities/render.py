@@ -728,9 +728,13 @@ _CARD_TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
 _NUMBER = re.compile(r"(?<![\w+-])[+-]?\d+\b")
 
 
-def mentions(text: str, traits: set[str], keywords: set[str]) -> dict[str, set[str]]:
-    """What a text mentions: numbers, traits, keywords and card types (lower case)."""
+def mentions(text: str, traits: set[str], keywords: set[str], name: str = "") -> dict[str, set[str]]:
+    """What a text mentions: numbers, traits, keywords and card types (lower case). The card's own ``name``
+    (official text names the card where ours says "this card") is left out."""
     low = " ".join(re.sub(r"<[^>]+>", " ", text or "").replace("\u2019", "'").split()).lower()
+    if name:
+        low = low.replace(name.lower(), " ")
+    low = low.replace("immunity", "immune")
     found = {"numbers": {n.lstrip("+") for n in _NUMBER.findall(low)},
              "traits": {t for t in traits if re.search(r"\b" + re.escape(t) + r"\b", low)},
              "keywords": {k for k in keywords if re.search(r"\b" + re.escape(k) + r"\b", low)},
@@ -743,19 +747,20 @@ def compare(pool) -> list[tuple[str, int, dict[str, tuple[int, int]]]]:
     mention (numbers, traits, keywords, types) how many of the official text's mentions the generated
     text also has, out of how many."""
     from cards.model import SIMPLE_KEYWORDS
+    from cards.overlay import is_lcg_json_card
 
     traits = {t.lower() for c in pool for t in c.traits}
     keywords = set(SIMPLE_KEYWORDS) | {"immune", "ambush", "stalwart", "vigilant", "infamy", "insight", "intimidate",
                                         "pillage", "terminal", "shadow"}
     by_set: dict[str, list] = {}
     for card in pool:
-        if not card.text or card.text_lang not in ("", "en") or not card.abilities:
-            continue
+        if not card.text or card.text_lang not in ("", "en") or not card.abilities or not is_lcg_json_card(card):
+            continue  # only the official English text of the LCG JSON is compared
         mine = card_text(card)
         if not mine:
             continue
-        by_set.setdefault(card.set or "?", []).append((mentions(card.text, traits, keywords),
-                                                       mentions(mine, traits, keywords)))
+        by_set.setdefault(card.set or "?", []).append((mentions(card.text, traits, keywords, card.name),
+                                                       mentions(mine, traits, keywords, card.name)))
     rows = []
     for name, pairs in by_set.items():
         totals = {}

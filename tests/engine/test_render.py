@@ -172,3 +172,43 @@ def test_the_lcg_cards_render_and_compare():
             _check(card)
     lines = compare_lines(pool)
     assert lines[0].split()[:2] == ["set", "cards"] and lines[-2].startswith("all")
+
+
+def test_show_prints_maesters_wording_before_the_printed_text(capsys, monkeypatch, tmp_path):
+    from engine.abilities import render
+
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path))  # no imported cards: the practice set
+    assert render.main(["show", "Silver-Tongued Envoy"]) == 0
+    out = capsys.readouterr().out
+    mine = out.index("Maester's wording (generated from the ability data, not the printed text):")
+    assert out.index("It gets -1 STR until the end of the challenge.") > mine
+    assert out.index("text:        printed, in English") > mine
+
+
+def test_cards_pool_show_takes_the_wording_from_above_and_says_where_it_is(capsys, monkeypatch, tmp_path):
+    from cards import pool as pools
+
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path))
+    assert pools.main(["show", "Silver-Tongued Envoy"]) == 0  # cards/ alone: no engine, a pointer
+    assert "python -m engine.abilities.render show 'Silver-Tongued Envoy'" in capsys.readouterr().out
+    assert pools.main(["show", "Silver-Tongued Envoy"], english=lambda card: "Our words.") == 0
+    assert "    Our words." in capsys.readouterr().out
+    french = CardDef(key="fr", name="Fr", type="character", text="Réponse : ...", text_lang="fr")
+    lines = pools.describe(french)
+    assert "  english:     none: the text is in French and played by hand" in lines
+    assert "  text:        printed, in French" in lines
+
+
+def test_compare_counts_the_official_mentions_the_wording_makes_too(tmp_path):
+    from engine.abilities.render import compare
+
+    path = tmp_path / "cards.json"
+    record = {"id": "core_8", "name": "Robb Stark", "card_type": "Character", "set": "Test Pack", "number": 8,
+              "house": ["Stark"], "unique": True, "erratas": [], "cost": 4, "icons": ["Military"],
+              "traits": ["Lord"], "strength": 2, "rules_text": "Kneel 2 Lord characters and one location."}
+    path.write_text(json.dumps([record]), encoding="utf-8")
+    rows = compare(load_pool(path))  # core_8 gets the project's ability data
+    assert [(name, n) for name, n, _ in rows] == [("Test Pack", 1)]
+    totals = rows[0][2]
+    assert totals["numbers"] == (0, 1)  # our wording of core_8 says no "2"
+    assert totals["types"][1] == 2 and totals["types"][0] == 1  # "character" yes, "location" no
