@@ -223,7 +223,7 @@ def _describe_modify(e: dict) -> str:
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL},
-        phrase=lambda v, e, r: (("have " if r.imperative else "") + r.cards(v) + " "
+        phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
@@ -614,7 +614,7 @@ def _set_destination(g, e, arg, ctx):
 
 @effect("enable", Int(minimum=1), "a delayed effect: this card's ability N (marked `granted: true`) becomes "
         "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL},
-        phrase=lambda v, e, r: "you may use this card's \u201conce enabled\u201d ability " + r.until(e.get("until")))
+        phrase=lambda v, e, r: "enable this card's \u201conce enabled\u201d ability " + r.until(e.get("until")))
 def _enable(g, e, arg, ctx):
     g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
                             "until": e.get("until", "phase")})

@@ -47,7 +47,7 @@ def in_challenge(g: Game, cid: int) -> str | None:
 
 
 @filter_key("type", OneOrList(Words(*TYPES)), "the card's current type (one, or any of a list)",
-        phrase=lambda v, r: r.noun(" or ".join("House card" if t == "house" else t for t in r.listed(v))))
+        phrase=lambda v, r: r.noun(r.join(["House card" if t == "house" else t for t in r.listed(v)], "or")))
 def _type(g, cid, want, ctx):
     return g.card_type(cid) in _listed(want)
 

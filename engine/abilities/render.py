@@ -279,6 +279,11 @@ class Render:
             return "that player"
         return "them" if self.target_plural() else "it"
 
+    def subject_noun(self, sel: Any) -> str:
+        """``sel`` as the subject of a verb ("they" for chosen targets)."""
+        noun = self.cards(sel)
+        return "they" if noun == "them" else noun
+
     def trigger_noun(self) -> str:
         card = (self.ability.get("when") or {}).get("card")
         if card == "self":
@@ -318,7 +323,7 @@ class Render:
             return f"{self.cards(sel)} each {verb}"
         if self.imperative:
             return f"have {self.cards(sel)} {verb}"
-        return f"{self.cards(sel)} {verb if self.is_plural(sel) else third(verb)}"
+        return f"{self.subject_noun(sel)} {verb if self.is_plural(sel) else third(verb)}"
 
     def verb(self, sel: Any, verb: str) -> str:
         return verb if self.is_plural(sel) else third(verb)
@@ -379,7 +384,7 @@ class Render:
         nouns = [t for _, t in nouns]
         noun = " or ".join(nouns) or "card"
         if plural:
-            noun = " or ".join(PLURALS.get(n, n + "s") for n in (nouns or ["card"]))
+            noun = join([PLURALS.get(t, t + "s") for t in words_of(f.get("type", "card"))], "or")
         pile = f.get("from")
         if pile and pile != "in_play" and not bare:
             whose = ("an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
@@ -492,7 +497,8 @@ class Render:
         if "become" in m:
             parts.append(v(f"become a {m['become']} only"))
         if m.get("gold_penalty"):
-            parts.append(v(f"cost {m['gold_penalty']} more gold to play"))
+            n = m["gold_penalty"]
+            parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand"}.get(c, c))
@@ -529,16 +535,15 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(m, dict):
         target = m.get("target", "self")
         plural = r.is_plural(target)
-        out.append(f"{r.cards(target)} {r.modifiers(m, plural)}")
+        out.append(f"{r.subject_noun(target)} {r.modifiers(m, plural)}")
     p = a.get("prohibit")
     if isinstance(p, dict):
         who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
         what = p.get("what")
         out.append({
-            "claim_house_power": r.subject(who, "cannot claim power for") + f" {r.their(who)} House",
-            "challenges": r.subject(who, "cannot initiate more than") + f" {count(p.get('max', 0), 'challenge')}"
-                                                                          " each round",
-            "declare_defenders": r.subject(who, "cannot declare defenders"),
+            "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
+            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} each round",
+            "declare_defenders": f"{r.cards(who)} cannot declare defenders",
             "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
             "taxation_phase": f"{r.poss(who)} taxation phase is skipped",
