@@ -375,18 +375,19 @@ def _paint_full_face(p: QPainter, face: CardFace, image: QImage | None = None) -
         y += 12
     y = max(y, _TEXT_TOP.get(face.type, 0))
     body = rules_text(face)
+    # the text's mark: Maester's wording, or a text in another language it has no wording for (by hand)
+    mark = ("Maester's wording" if face.english else
+            f"{face.text_lang.upper()} \u00b7 by hand" if face.text_lang else "") if body else ""
     if body:
         p.setFont(card_font(7.4))
         p.setPen(QColor("#231a12"))
         opt = QTextOption()
         opt.setWrapMode(QTextOption.WrapMode.WordWrap)
-        p.drawText(QRectF(7, y + 1, CARD_W - 14, CARD_H - y - 8), body, opt)
-    if body and face.text_lang and not face.english:
-        # a text Maester has no English wording for, in another language: say so on the face
-        p.setPen(QColor("#7a4a00"))
-        p.setFont(card_font(7, bold=True))
-        p.drawText(QRectF(6, CARD_H - 15, CARD_W - 12, 10), Qt.AlignmentFlag.AlignLeft,
-                   f"{face.text_lang.upper()} \u00b7 by hand")
+        p.drawText(QRectF(7, y + 1, CARD_W - 14, CARD_H - y - (17 if mark else 8)), body, opt)
+    if mark:
+        p.setPen(QColor("#6b5a3a" if face.english else "#7a4a00"))
+        p.setFont(card_font(6.5, italic=bool(face.english), bold=not face.english))
+        p.drawText(QRectF(6, CARD_H - 15, CARD_W - 12, 10), Qt.AlignmentFlag.AlignLeft, mark)
     if face.doomed:
         p.setPen(QColor("#7a0f0f"))
         p.setFont(card_font(7.5, bold=True))

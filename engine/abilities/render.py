@@ -697,17 +697,16 @@ def card_text(card: Any) -> str:
     """The generated English text of a card: its keywords, its deck restriction and one paragraph per
     ability, from its data only. "" when its abilities do not parse (or it has none and its text needs
     some: its text is then played by hand)."""
+    from cards.report import needs_no_abilities, unmodelled_keywords
+
     abilities = tuple(getattr(card, "abilities", ()) or ())
     if abilities:
         try:
             parse_abilities(abilities, getattr(card, "source", "") or "")
         except DataError:
             return ""
-    else:
-        from cards.report import needs_no_abilities
-
-        if not needs_no_abilities(getattr(card, "text", "")):
-            return ""
+    elif not needs_no_abilities(getattr(card, "text", "")):
+        return ""
     lines = []
     keywords = [_keyword(k) for k in getattr(card, "keywords", ()) or ()]
     if keywords:
@@ -720,8 +719,13 @@ def card_text(card: Any) -> str:
     if getattr(card, "deck_limit", 3) < 3:
         lines.append(f"Limit {card.deck_limit} per deck.")
     lines.extend(paragraph(a, card) for a in abilities)
-    if getattr(card, "partial", ""):
-        lines.append(f"(Not automated: {card.partial})")
+    partial = getattr(card, "partial", "")
+    if partial:
+        lines.append(f"(Not automated: {partial.rstrip('. ')}.)")
+    unknown = [k for k in unmodelled_keywords(getattr(card, "text", "")) if k.lower() not in partial.lower()]
+    if unknown:
+        lines.append(f"(Not automated: the {join([cap(k) for k in unknown])} "
+                     f"keyword{'s' if len(unknown) > 1 else ''}.)")
     return "\n".join(line for line in lines if line)
 
 

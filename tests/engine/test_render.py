@@ -212,3 +212,11 @@ def test_compare_counts_the_official_mentions_the_wording_makes_too(tmp_path):
     totals = rows[0][2]
     assert totals["numbers"] == (0, 1)  # our wording of core_8 says no "2"
     assert totals["types"][1] == 2 and totals["types"][0] == 1  # "character" yes, "location" no
+
+
+def test_what_the_data_does_not_play_is_said():
+    raw = ({"kind": "constant", "modify": {"target": "self", "strength": 1}},)
+    stalwart = CardDef(key="s", name="S", type="character", text="Stalwart.\nSomething.", abilities=raw)
+    assert card_text(stalwart) == "This card gets +1 STR.\n(Not automated: the Stalwart keyword.)"
+    noted = CardDef(key="n", name="N", type="character", abilities=raw, partial="its second paragraph")
+    assert card_text(noted) == "This card gets +1 STR.\n(Not automated: its second paragraph.)"
