@@ -216,7 +216,7 @@ def test_compare_counts_the_official_mentions_the_wording_makes_too(tmp_path):
 
 def test_what_the_data_does_not_play_is_said():
     raw = ({"kind": "constant", "modify": {"target": "self", "strength": 1}},)
-    stalwart = CardDef(key="s", name="S", type="character", text="Stalwart.\nSomething.", abilities=raw)
+    stalwart = CardDef(key="s", name="S", type="character", text="Stalwart.\nWhile you are first player, it gets more.", abilities=raw)
     assert card_text(stalwart) == "This card gets +1 STR.\n(Not automated: the Stalwart keyword.)"
     noted = CardDef(key="n", name="N", type="character", abilities=raw, partial="its second paragraph")
     assert card_text(noted) == "This card gets +1 STR.\n(Not automated: its second paragraph.)"
