@@ -10,7 +10,8 @@ The phrases are our own words, made from the data only (never from a card's prin
 
 - ``card_text(card)``: the generated text of a ``cards.model.CardDef`` ("" when the card has no
   ability data that parses, or text the data does not play).
-- ``ability_text(raw, card)``: one ability (a raw mapping of docs/abilities.md) as one paragraph.
+- ``paragraph(raw, card)``: one ability (a raw mapping of docs/abilities.md, already checked) as one
+  paragraph.
 
 A phrase is a callable; what it receives depends on its word's category:
 
@@ -23,7 +24,7 @@ A phrase is a callable; what it receives depends on its word's category:
 - selector ``(r)``: a noun phrase ("this card", "your opponent").
 
 ``r`` is a ``Render``: it knows the card and the ability (what "it" and "that card" refer to) and
-offers the helpers (``r.cards(SEL)``, ``r.filter(FILTER)``, ``r.player(P)``, ``r.verb(...)``...).
+offers the helpers (``r.cards(SEL)`` for card and player selectors, ``r.filter(FILTER)``, ``r.subject(P, VERB)``...).
 
     python -m engine.abilities.render show NAME        # one card of the pool, with Maester's wording
     python -m engine.abilities.render --compare [--pool FILE]   # how close it comes to official text
@@ -222,7 +223,8 @@ class Render:
 
     def one_of(self, v: dict, e: dict) -> str:
         """``one_of``: "choose one: pay 1 gold or return this card to its owner's hand"."""
-        look = {"target": "that player's deck", "opponent": "your opponent's deck", "you": "your deck"}.get(e.get("look"))
+        decks = {"target": "that player's deck", "opponent": "your opponent's deck", "you": "your deck"}
+        look = decks.get(e.get("look"))
         first = f"look at the top card of {look}, then " if look else ""
         return first + "choose one: " + join([self.effect_clause(seq) for seq in v.values()], "or")
 
@@ -237,7 +239,8 @@ class Render:
         who = e.get("player", "you")
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
-        return f"{self.subject(who, 'search')} {self.their(who)} deck for {self.filter(v, bare=True)}, {then}, then shuffle"
+        found = self.filter(v, bare=True)
+        return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
         return {"opponent_house": "your opponent's House card", "your_house": "your House card",
@@ -311,9 +314,6 @@ class Render:
             return word.phrase(self)
         return str(sel).replace("_", " ")
 
-    player = cards
-    """A player selector as a noun phrase ("you", "your opponent", "each opponent")."""
-
     def subject(self, sel: Any, verb: str) -> str:
         """``sel`` doing ``verb``, the verb agreeing ("each opponent draws"); for you, the imperative
         ("draw"), as card text says it."""
@@ -324,9 +324,6 @@ class Render:
         if self.imperative:
             return f"have {self.cards(sel)} {verb}"
         return f"{self.subject_noun(sel)} {verb if self.is_plural(sel) else third(verb)}"
-
-    def verb(self, sel: Any, verb: str) -> str:
-        return verb if self.is_plural(sel) else third(verb)
 
     def poss(self, sel: Any) -> str:
         """Whose ("your", "your opponent's", "each player's")."""
@@ -389,7 +386,8 @@ class Render:
         if pile and pile != "in_play" and not bare:
             whose = ("an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
                      "your" if "you" in (f.get("controller"), f.get("owner")) or pile in ("hand", "deck") else "a")
-            post = [p for p in post if p not in ("you control", "an opponent controls", "you own", "an opponent owns")]
+            post = [p for p in post if p not in ("you control", "an opponent controls", "you own",
+                                                 "an opponent owns")]
             post.append(f"in {whose} {PILES[pile]}")
         text = " ".join(pre + [noun] + post)
         if article_:
@@ -457,7 +455,7 @@ class Render:
             out.append(opening + clause)
             opening = ""
         if opening:
-            out.append(opening.rstrip() )  # a last check opens the "then" sentence
+            out.append(opening.rstrip())  # a last check opens the "then" sentence
         return out
 
     def effect_clause(self, seq: Any) -> str:
@@ -542,7 +540,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         what = p.get("what")
         out.append({
             "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
-            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} each round",
+            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} "
+                          "each round",
             "declare_defenders": f"{r.cards(who)} cannot declare defenders",
             "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
@@ -562,7 +561,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             per = " for each " + r.filter(lc["for_each"], article_="")
         out.append(f"this card costs {lc['by']} gold less to play{per}")
     for what in a.get("no_kneel") or ():
-        out.append("this card does not kneel when declared as " + article("attacker" if what == "attack" else "defender"))
+        side = "attacker" if what == "attack" else "defender"
+        out.append(f"this card does not kneel when declared as {article(side)}")
     if a.get("cannot_be"):
         said = {"attacker": "declared as an attacker", "defender": "declared as a defender",
                 "stealth_target": "chosen by a character with stealth"}
@@ -575,16 +575,15 @@ def _constant(a: dict, r: Render) -> list[str]:
                 "attack": f"{r.poss('host')} controller must give you {gold} to declare it as an attacker",
                 "defend": f"{r.poss('host')} controller must give you {gold} to declare it as a defender",
                 "trigger": f"{r.poss('host')} controller must give you {gold} to trigger its abilities",
-                "challenge": f"to initiate {article(toll['type']) + ' ' if toll.get('type') else 'a '}challenge, "
-                             f"the attacking player must first give the defending player {gold}".replace("a a ", "a "),
+                "challenge": f"to initiate {article(toll.get('type', '') + ' challenge').replace('  ', ' ')}, "
+                             f"the attacking player must first give the defending player {gold}",
                 "event": f"to play an event, a player must first give an opponent {gold}",
             }.get(what, f"{what} costs {gold}"))
     u = a.get("untargetable")
     if isinstance(u, dict):
-        who = "your opponents" if u.get("by") == "opponent" else "any player"
-        sources = join([s for s in u.get("source", ())], "or") or "card"
-        out.append(f"this card cannot be chosen as a target by {who}' {sources} effects".replace("player'",
-                                                                                                 "player's"))
+        who = "your opponents'" if u.get("by") == "opponent" else "any player's"
+        sources = join(list(u.get("source", ())), "or") or "card"
+        out.append(f"this card cannot be chosen as a target by {who} {sources} effects")
     if "actions_before_reveal" in (a.get("allows") or ()):
         out.append("players may take actions after plots are chosen and before they are revealed")
     if a.get("spend_gold"):
@@ -682,16 +681,6 @@ def missing_phrases() -> list[str]:
     return [f"{c} {n}" for c, words in REGISTRY.items() for n, w in words.items() if not callable(w.phrase)]
 
 
-def ability_text(raw: dict, card: Any = None) -> str:
-    """One ability (raw data, checked first) as one paragraph; DataError when it does not parse."""
-    parse_abilities((raw,), getattr(card, "source", "") or "")
-    return paragraph(raw, card)
-
-
-def _keyword(k: str) -> str:
-    return cap(k)
-
-
 @lru_cache(maxsize=4096)
 def card_text(card: Any) -> str:
     """The generated English text of a card: its keywords, its deck restriction and one paragraph per
@@ -708,7 +697,7 @@ def card_text(card: Any) -> str:
     elif not needs_no_abilities(getattr(card, "text", "")):
         return ""
     lines = []
-    keywords = [_keyword(k) for k in getattr(card, "keywords", ()) or ()]
+    keywords = [cap(k) for k in getattr(card, "keywords", ()) or ()]
     if keywords:
         lines.append(". ".join(keywords) + ".")
     houses = getattr(card, "deck_houses", ()) or ()
