@@ -189,7 +189,7 @@ class Render:
     def either(self, filters: list) -> Phrase:
         """``any_of``: "with stealth or with renown", "that is a Lord or a Knight"."""
         said = [self.filter(f, article_="") for f in filters]
-        if all(s.startswith("card ") for s in said):
+        if all(s.startswith("card ") and "(" not in s for s in said):
             return self.post(join([s[5:] for s in said], "or"))
         said = ["this card" if s == "card (this card)" else article(s) for s in said]
         return self.post("that is " + join(said, "or"))
@@ -211,10 +211,12 @@ class Render:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
             what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=True))
+        if e.get("among") == "each_player":  # one choice among each player's cards
+            return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
+                                                                                   "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
-        among = " among each player's cards" if e.get("among") == "each_player" else ""
-        return self.subject(by, "choose") + " " + what + among
+        return self.subject(by, "choose") + " " + what
 
     @staticmethod
     def listed(value: Any) -> list[str]:
@@ -341,8 +343,8 @@ class Render:
         return "your" if sel == "you" else "their"
 
     def owners(self, sel: Any) -> str:
-        """"its owner's" / "their owners'"."""
-        return "their owners'" if self.is_plural(sel) else "its owner's"
+        """"its owner's" / "their owner's"."""
+        return "their owner's" if self.is_plural(sel) else "its owner's"
 
     def until(self, period: str | None, default: str = "phase") -> str:
         period = period or default
