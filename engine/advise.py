@@ -158,7 +158,7 @@ def _draw_warnings(game: Game, name: str, count: int) -> list[str]:
 def free_move(game: Game, player: str, move: dict) -> list[str]:
     """Apply ``move`` and record it; returns the rules it breaks (empty when it is legal)."""
     if game.pending is None:
-        raise Refused("the game is over")
+        raise Refused("the game is over (WIN-01)")
     try:
         warnings = check_free_move(game, player, move)
     except Refused as err:

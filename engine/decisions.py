@@ -397,24 +397,25 @@ class Decision:
         return f"{self.kind} of {self.player}: {self.prompt}{opts}"
 
 
-def selection_checker(g, eligible: list, lo: int, hi: int, what: str):
-    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them."""
+def selection_checker(g, eligible: list, lo: int, hi: int, what: str, rule: str = "COS-14"):
+    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them.
+    ``rule``: the id of the rule that makes the choice (a refusal names it)."""
 
     allowed = set(eligible)
 
     def check(answer: dict) -> dict:
         picks = answer.get("choose")
         if not isinstance(picks, list):
-            raise Refused("choose takes a list")
+            raise Refused(f"choose takes a list ({rule})")
         if len(set(map(str, picks))) != len(picks):
             raise Refused("choose each card only once (CHL-15)")
         for pick in picks:
             if pick not in allowed:
                 label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
-                raise Refused(f"{label} cannot be chosen: choose {what}")
+                raise Refused(f"{label} cannot be chosen: choose {what} ({rule})")
         if not lo <= len(picks) <= hi:
             need = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise Refused(f"choose {need}, not {len(picks)}")
+            raise Refused(f"choose {need}, not {len(picks)} ({rule})")
         return {"choose": list(picks)}
 
     return check

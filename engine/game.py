@@ -152,7 +152,7 @@ class Game:
         """Apply ``player``'s answer to the pending decision, or raise ``Refused`` (state unchanged)."""
         decision = self.pending
         if decision is None:
-            raise Refused("the game is over")
+            raise Refused("the game is over (WIN-01)")
         if not isinstance(player, str) or player != decision.player:
             raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {shown(player)}'s")
         self.warnings = []
@@ -201,7 +201,7 @@ class Game:
         WIN-07) and the game goes on without him. Recorded in the history as
         ``(name, {"concede": True})``, so replays and saves concede again at the same point."""
         if self.pending is None:
-            raise Refused("the game is over")
+            raise Refused("the game is over (WIN-01)")
         if not isinstance(name, str) or name not in self.state.player_names:
             raise Refused(f"{shown(name)} is not a player")
         if self.player(name).eliminated:
@@ -886,13 +886,13 @@ class Game:
             return None if cost <= pool + tokens else f"gold: {cost} needed; {name} has {pool}" + \
                 (f" and {tokens} on cards" if tokens else "")
         if isinstance(from_tokens, bool) or not isinstance(from_tokens, int) or from_tokens < 0:
-            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards)"
+            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards) (MAR-04)"
         if from_tokens > tokens:
-            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards"
+            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards (MAR-04)"
         if from_tokens > cost:
-            return f"gold_tokens: the payment is only {cost} gold"
+            return f"gold_tokens: the payment is only {cost} gold (MAR-04)"
         if cost - from_tokens > pool:
-            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool}"
+            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool} (MAR-04)"
         return None
 
     def spend_gold(self, name: str, cost: int, from_tokens: int | None = None) -> int:

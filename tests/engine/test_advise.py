@@ -132,7 +132,7 @@ def test_COS_01_too_little_influence_is_refused_or_advised(tmp_path, mode):
         assert game.state.digest() == before
     else:
         game.answer("alice", answer)
-        assert game.warnings == ["influence: 2 needed, 1 knelt"]
+        assert game.warnings == ["influence: 2 needed, 1 knelt (COS-01)"]
         assert game.card(mine).kneeling
         assert any("advice: alice: influence: 2 needed, 1 knelt" in line for line in game.state.log)
 
