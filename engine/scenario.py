@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cards.errors import DataError
+from cards.errors import DataError, clip
 from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
+from engine.abilities import parse_abilities
 from engine.builder import StateBuilder
 from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
 from engine.game import Game, Options
@@ -217,8 +218,22 @@ class _Loader:
             if d.key in self.defs:
                 raise ScenarioError(0, f"cards[{i + 1}]: two definitions use the key '{d.key}'; give one a "
                                        f"different 'key'")
+            self._check_abilities(d, i)
             self.defs[d.key] = d
             self.defs_by_name.setdefault(d.name, []).append(d)
+
+    @staticmethod
+    def _check_abilities(d: CardDef, i: int) -> None:
+        """The card's abilities are checked as the file loads, not when the card is first used in play."""
+        if not d.abilities:
+            return
+        try:
+            parse_abilities(d.abilities, d.source)
+        except DataError as err:
+            line = f", line {err.line}" if err.line else ""
+            hint = f" ({clip(err.hint, 300)})" if err.hint else ""
+            raise ScenarioError(0, f"cards[{i + 1}] ({d.name}){line}: {err.field + ': ' if err.field else ''}"
+                                   f"{err.message}{hint}") from None
 
     def _pool_entry(self, m: dict, i: int) -> CardDef:
         """``{pool: KEY}``: a card of the imported card data, by its key (an extension of format 1)."""

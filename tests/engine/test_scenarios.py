@@ -239,6 +239,11 @@ BROKEN = {
     "unknown-player-against": (variant("{marshal: boy1}", "{challenge: military, against: carol, attackers: [boy1]}"),
                                1, ["against", "carol"]),
     "missing-title": (variant("title: A small marshalling position\n", ""), 0, ["title"]),
+    # a malformed ability on a card of the list: reported as the file loads, with its line, not when the
+    # card is first played (issue 22: "step None: internal error while playing")
+    "malformed-ability-in-cards": (variant("icons: [military]}", "icons: [military],\n"
+                                           "     abilities: [{kind: action, phase: any, effect: [{kil: self}]}]}"),
+                                   0, ["cards[1] (Stable Boy)", "line 5", "unknown effect", "kil"]),
 }
 
 
