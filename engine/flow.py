@@ -107,6 +107,7 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
         yield from response_step(g, g.first_player)
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
 
@@ -121,8 +122,34 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     yield from response_step(g, g.state.left_of(initiator))
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
+
+
+def ordered_end(g: Game) -> Flow:
+    """WIN-06, C-10: when a win condition (15 power) and an elimination condition (five Doomed cards)
+    hold at once, the first player chooses which applies first: ``victory`` (the player with 15 power
+    wins) or ``elimination`` (the doomed players are out, then whoever still has 15 power wins)."""
+    conflict = g.end_conflict()
+    if conflict is None:
+        return
+    winners, doomed = conflict
+    words = ["victory", "elimination"]
+    decision = Decision("choose", g.first_player,
+                        f"{' and '.join(winners)} {'has' if len(winners) == 1 else 'have'} 15 power and "
+                        f"{' and '.join(doomed)} {'has' if len(doomed) == 1 else 'have'} five Doomed cards in the "
+                        f"dead pile: choose which applies first (victory or elimination)",
+                        choices=words, min_count=1, max_count=1,
+                        checker=legality.selection_checker(g, words, 1, 1, "victory or elimination", "WIN-06"),
+                        context={"winners": winners, "doomed": doomed, "end_order": True})
+    answer = yield from g.ask(decision)
+    first = answer["choose"][0]
+    g.log(f"{g.first_player} applies the {first} first (WIN-06)")
+    if first == "victory":
+        g.check_victory()
+    g.check_doomed()
+    g.check_victory()
 
 
 def until_all_pass(g: Game, first: str, offer, *, stop=lambda: False) -> Flow:

@@ -724,7 +724,21 @@ class Game:
         for cid in marked:
             self.card(cid).moribund = None
         self.discard_illegal_attachments()
-        self.check_doomed()
+        if self.end_conflict() is None:  # else the first player orders them (flow.ordered_end, WIN-06)
+            self.check_doomed()
+            self.check_victory()  # power that stops being cancelled as a card leaves (Melisandre) wins now
+
+    def end_conflict(self) -> tuple[list[str], list[str]] | None:
+        """(players with 15 power, players with five Doomed cards in the dead pile) when a win and an
+        elimination condition hold at once (WIN-06, C-10: the first player orders them); else None."""
+        if self.state.winner is not None:
+            return None
+        living = self.state.clockwise_from(self.first_player)
+        doomed = [n for n in living if self.doomed_in_dead(n) >= DOOMED_TO_ELIMINATE]
+        if not doomed:
+            return None
+        winners = [n for n in living if self.total_power(n) >= WIN_POWER]
+        return (winners, doomed) if winners else None
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once. A check

@@ -455,6 +455,10 @@ class HeuristicPlayer:
     def choose_words(self, g: Game, d: Decision, choices: list, lo: int, hi: int) -> list[dict]:
         me = d.player
         players = [c for c in choices if c in g.state.player_names]
+        if d.context.get("end_order"):  # a win and an elimination at once (WIN-06): our own win first
+            first = "victory" if me in d.context["winners"] else "elimination"
+            self.say(f"{me} applies the {first} first")
+            return [{"choose": [first]}]
         if players:
             pol = self.source_polarity(g, d)
             others = [p for p in players if p != me]
