@@ -455,6 +455,9 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
                 if "for_each" in mod:  # STR scaled by a count, read now (EFF-06)
                     n = count_for_each(g, mod["for_each"], Ctx(cid, controller, ab))
                     mod = dict(mod, strength=int(mod.get("strength", 0)) * n)
+                if any(str(k).startswith(("immune to opponent's ", "immune to opponents' "))
+                       for k in mod.get("add_keywords") or ()):
+                    mod = dict(mod, granted_by=controller)  # EFF-09: "opponent" of this card's controller
                 for t in select(g, ab.modify.get("target", "self"), Ctx(cid, controller, ab)):
                     if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
                         mods.setdefault(t, []).append(mod)
