@@ -612,6 +612,8 @@ class Game:
             drawn += 1
             if by_effect:
                 p.drawn_this_round += 1
+            if self.state.window is not None and self.state.phase != "setup":  # once per card (DRW-02)
+                self.state.window.gates.append({"event": "card_drawn", "player": name})
         return drawn
 
     def shuffle_deck(self, name: str) -> None:
