@@ -25,7 +25,7 @@ from cards.model import CardDef
 from cards.yamlio import load_yaml_file
 from engine.abilities import parse_abilities
 from engine.builder import StateBuilder
-from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
+from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, shown
 from engine.game import Game, Options
 from engine.state import PHASES
 
@@ -235,6 +235,16 @@ class _Loader:
             raise ScenarioError(0, f"cards[{i + 1}] ({d.name}){line}: {err.field + ': ' if err.field else ''}"
                                    f"{err.message}{hint}") from None
 
+    def known_title(self, title: str) -> bool:
+        """A card of that title is defined in 'cards' or known to the card database."""
+        if title in self.defs_by_name or title in self.defs:
+            return True
+        try:
+            self.card_def(title, "title")
+        except ScenarioError:
+            return False
+        return True
+
     def _pool_entry(self, m: dict, i: int) -> CardDef:
         """``{pool: KEY}``: a card of the imported card data, by its key (an extension of format 1)."""
         extra = [k for k in m if k != "pool"]
@@ -306,6 +316,8 @@ class _Loader:
         st.first_player = fp
         for n in names:
             self._player(n, players[n], houses[n][1], names)
+        for d in self.defs.values():  # a card defined but not dealt can still be named ("name a card")
+            b.pool.setdefault(d.key, d)
         shuffle = start.get("shuffle", False)
         if not isinstance(shuffle, bool):
             raise ScenarioError(0, f"start.shuffle: expected true or false, got {shuffle!r}")
@@ -452,13 +464,21 @@ class _Loader:
 
 # -- steps ---------------------------------------------------------------------------
 
+NAMED_CHOICES = ("title", "challenge_type", "keyword", "label")
+"""A choice named as text rather than as a card in the game (an extension of format 1): ``{title: T}`` a
+card title, the card anywhere or nowhere in the game ("name a card"); ``{challenge_type: T}``;
+``{keyword: K}``; ``{label: L}`` a `one_of` label, even one that is also a card's id or name."""
+
+
 class _Refs:
     """Resolves card and player references in steps and expectations."""
 
-    def __init__(self, labels: dict[str, Any], players: list[str], step: int):
+    def __init__(self, labels: dict[str, Any], players: list[str], step: int,
+                 known_title: Any = None):
         self.labels = labels
         self.players = players
         self.step = step
+        self.known_title = known_title
 
     def card(self, ref: Any, key: str) -> int:
         if ref is None:
@@ -484,7 +504,33 @@ class _Refs:
             raise ScenarioError(self.step, f"{key}: expected a list of cards")
         return [self.card(r, key) for r in refs]
 
+    def named(self, ref: dict, key: str) -> str:
+        """``{title: T}``, ``{challenge_type: T}``, ``{keyword: K}`` or ``{label: L}``: the text it names."""
+        if len(ref) != 1 or next(iter(ref)) not in NAMED_CHOICES:
+            raise ScenarioError(self.step, f"{key}: a choice named as text is a mapping with one key, one of "
+                                           f"{', '.join(NAMED_CHOICES)}; got {shown(ref)}")
+        kind, value = next(iter(ref.items()))
+        if not isinstance(value, str) or not value.strip():
+            raise ScenarioError(self.step, f"{key}.{kind}: expected text, got {shown(value)}")
+        if kind == "challenge_type" and value not in ("military", "intrigue", "power"):
+            raise ScenarioError(self.step, f"{key}.challenge_type: '{value}' is not a challenge type "
+                                           f"(military, intrigue, power)")
+        if kind == "keyword":
+            from cards.schema import normalise_keyword
+
+            norm = normalise_keyword(value)
+            if norm is None:
+                raise ScenarioError(self.step, f"{key}.keyword: '{value}' is not a keyword (deadly, stealth, "
+                                               f"immune to events, ...)")
+            return norm
+        if kind == "title" and self.known_title is not None and not self.known_title(value):
+            raise ScenarioError(self.step, f"{key}.title: no card is called '{value}' in 'cards' or the card "
+                                           f"database")
+        return value
+
     def card_or_player(self, ref: Any, key: str) -> Any:
+        if isinstance(ref, dict):
+            return self.named(ref, key)  # an extension: a title, challenge type, keyword or label as text
         if ref in DESTINATIONS and f"name:{ref}" not in self.labels and ref not in self.labels:
             return ref  # an extension: where a card goes, when the first player chooses (MOR-06)
         if ref in self.players:
@@ -653,7 +699,7 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
             raise ScenarioError(i, "each step is a mapping with exactly one key (a player, until, expect or say), "
                                    "and optionally the tutorial keys ask, hint, rule, at")
         key, value = next(iter(raw.items()))
-        refs = _Refs(labels, names, i)
+        refs = _Refs(labels, names, i, loader.known_title)
         if key in names:
             command, rejected = parse_command(value, refs, i)
             sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
