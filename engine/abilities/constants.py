@@ -19,6 +19,18 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | None:
+    """``prohibit: {what: trigger_abilities}``: the player cannot trigger card abilities (GEN-01, GEN-04).
+    Playing an event is playing a card, not triggering an ability of one; passives are not triggered
+    (TIM-16); paying influence is a cost, not an effect (COS-03)."""
+    if ab.kind not in ("action", "response") or g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+        return None
+    stop = prohibited(g, player, "trigger_abilities")
+    if stop is None:
+        return None
+    return f"{player} cannot trigger card abilities now ({g.name(stop[0])}, GEN-01)"
+
+
 def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
     """A player restriction in play that applies to ``player`` (GEN-01): (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")

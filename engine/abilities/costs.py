@@ -115,6 +115,7 @@ cost("kneel", FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)"
 
 
 def _check_influence(g, player, cid, ab, ctx, value):
+    value = influence_cost(g, player, cid, ab)
     available = sum(g.bonus(i, "influence") for i in g.in_play_cards(player) if not g.card(i).kneeling)
     if available < value:
         return f"influence: {g.name(cid)} needs {value}; {player} has only {available} standing influence (COS-01)"
@@ -145,23 +146,31 @@ def limit_key(g: Game, cid: int, ab: Ability, player: str | None = None) -> str 
     return f"{who}:{g.name(cid)}:{ab.index}:{per}:{period}"
 
 
-def reducers_for(g: Game, player: str, cid: int) -> list[int]:
-    """Indices of every waiting reduction that applies to playing ``cid``: all of them apply to
-    it (COS-07 d) and it uses them all up."""
+def reducers_for(g: Game, player: str, cid: int, kind: str = "gold") -> list[int]:
+    """Indices of every waiting reduction of that kind (gold, or influence: ``reduce_influence``) that
+    applies to playing ``cid``: all of them apply to it (COS-07 d) and it uses them all up."""
     return [i for i, r in enumerate(g.state.reducers)
-            if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player))]
+            if r["player"] == player and r.get("kind", "gold") == kind
+            and matches(g, cid, r["filter"], Ctx(r["source"], player))]
 
 
-def reduction(g: Game, player: str, cid: int) -> int:
+def reduction(g: Game, player: str, cid: int, kind: str = "gold") -> int:
     if not g.state.reducers:
         return 0
-    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid))
+    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid, kind))
 
 
-def use_reducer(g: Game, player: str, cid: int) -> None:
+def use_reducer(g: Game, player: str, cid: int, kind: str = "gold") -> None:
     """Playing the card uses up the reductions it had (one card per reduction)."""
-    used = set(reducers_for(g, player, cid))
+    used = set(reducers_for(g, player, cid, kind))
     g.state.reducers = [r for i, r in enumerate(g.state.reducers) if i not in used]
+
+
+def influence_cost(g: Game, player: str, cid: int, ab: Ability) -> int:
+    """The ability's influence cost less the influence reductions waiting for its card (COS-12: influence
+    costs can be reduced), never below 0."""
+    need = int(ab.cost.get("influence", 0) or 0)
+    return max(0, need - reduction(g, player, cid, "influence")) if need else 0
 
 
 def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
@@ -281,7 +290,7 @@ def payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | Non
         if len(found) < n:
             return None
         pay += found
-    need = ab.cost.get("influence", 0)
+    need = influence_cost(g, player, cid, ab)
     if need:
         givers = sorted((c for c in g.in_play_cards(player) + [g.player(player).house_card]
                          if c is not None and not g.card(c).kneeling and g.bonus(c, "influence") > 0
@@ -316,6 +325,8 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     key = limit_key(g, cid, ab, player)
     if key:
         g.state.counters[key] = g.state.counters.get(key, 0) + 1
+    if ab.cost.get("influence") and g.state.reducers:
+        use_reducer(g, player, cid, "influence")
     if g.card_type(cid) == "event" and c.zone == "hand":
         use_reducer(g, player, cid)
         g._detach_from_location(cid)

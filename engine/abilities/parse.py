@@ -319,7 +319,7 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 
 # --- core-d additions ---
 
-PROHIBITIONS = PROHIBITIONS + ("character_power",)
+PROHIBITIONS = PROHIBITIONS + ("character_power", "trigger_abilities")
 """character_power: power on the player's characters does not count towards his total power (Melisandre)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 LIMIT.keys["shared"] = Text("NAME")

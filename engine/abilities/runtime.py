@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.abilities.costs import gold_cost, target_gold
-from engine.abilities.costs import (influence_problem, kneel_cost_problem, payment, restriction_problem,
-                                    split_pay)
+from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, payment,
+                                    restriction_problem, split_pay)
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
-from engine.abilities.constants import _constant_keys, constant_map, toll_problem, untargetable
+from engine.abilities.constants import _constant_keys, constant_map, toll_problem, trigger_prohibited, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to, iter_candidates
 from engine.abilities.model import Ability, Ctx, _effect_name
@@ -148,7 +148,8 @@ def _available(g: Game, player: str, step: str, event: Any, found: list, window:
         for i, gt in gates:
             ctx.gate = gt
             if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
-                    toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
+                    toll_problem(g, player, cid, ab) is None and \
+                    trigger_prohibited(g, player, cid, ab) is None:  # core-d: gold tolls; issue 22
                 if ab.choose is not None and not legal_targets(g, cid, ab, ctx, first=True):
                     continue
                 out.append(Opportunity(cid, ab, gt, i))
@@ -315,7 +316,7 @@ def _checked_costs(g: Game, player: str, o: Opportunity, answer: dict, event: An
     kneel_pay, influence_pay = split_pay(o.ability, pay)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, influence=False),
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
-                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay)):
+                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability), influence_pay)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)
         elif problem:
@@ -411,10 +412,11 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
                 and (gate_card is None or (o.gate or {}).get("card") == gate_card))):
             return o
     ctx = Ctx(cid, player, ab, event=event)
-    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
+    problem = trigger_prohibited(g, player, cid, ab) \
+        or restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
         or toll_problem(g, player, cid, ab, int(answer.get("x") or 0))  # core-d
-    if problem is None and ab.cost.get("influence"):
-        problem = influence_problem(g, player, ab.cost["influence"], list(answer.get("pay") or []))
+    if problem is None and influence_cost(g, player, cid, ab):
+        problem = influence_problem(g, player, influence_cost(g, player, cid, ab), list(answer.get("pay") or []))
     if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
         return Opportunity(cid, ab, None, None)
     if problem:
@@ -448,7 +450,7 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
                     toll_problem(g, player, o.card, o.ability, x),  # core-d
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
-                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay),
+                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability), influence_pay),
                     target_problem(g, player, o.card, o.ability, targets, ctx)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out
