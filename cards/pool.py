@@ -455,7 +455,8 @@ def _cmd_search(args) -> int:
     try:
         found = search(default_pool(), query)
     except QueryError as err:
-        raise DataError(f"cannot read the query {query!r}: {err.message} (at character {err.position + 1})",
+        shown = query if len(query) <= 60 else query[:57] + "..."
+        raise DataError(f"cannot read the query {shown!r}: {err.message} (at character {err.position + 1})",
                         hint=err.hint or None) from None
     for card in found[: args.limit] if args.limit else found:
         print(card_line(card))

@@ -17,7 +17,9 @@ every card shown must meet. docs/decks.md has the full table.
 Grammar: ``query := and ('or' and)*``, ``and := unary+``, ``unary := '-' unary | '(' query ')' | term``;
 a term is a bare word (in the title), ``"a phrase"`` (the exact title), ``field:value``,
 ``field=value`` or a number comparison ``field<N`` / ``<=`` / ``>`` / ``>=`` / ``!=``.
-Bad queries raise ``QueryError`` naming the position and what to write instead.
+Bad queries raise ``QueryError`` naming the position and what to write instead; so does a query
+that nests ``(`` and ``-`` more than ``MAX_DEPTH`` deep (reading and matching it would
+otherwise exhaust Python's stack).
 """
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ from typing import Callable, Iterable
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 
 Predicate = Callable[[CardDef], bool]
+
+MAX_DEPTH = 50
+"""How deep ``(`` and ``-`` may nest in one query (a deeper one is refused with a message)."""
 
 
 class QueryError(ValueError):
@@ -309,6 +314,7 @@ class _Parser:
         self.query = query
         self.tokens = _tokens(query)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -348,15 +354,26 @@ class _Parser:
             return parts[0]
         return lambda c: all(p(c) for p in parts)
 
+    def nested(self, t: _Token, read: Callable[[], Predicate]) -> Predicate:
+        """``read()`` one level deeper, refusing a query nested more than ``MAX_DEPTH`` deep."""
+        if self.depth >= MAX_DEPTH:
+            raise QueryError(f"the query nests '(' and '-' more than {MAX_DEPTH} deep", t.pos,
+                             "remove some parentheses or '-' signs")
+        self.depth += 1
+        try:
+            return read()
+        finally:
+            self.depth -= 1
+
     def unary(self) -> Predicate:
         t = self.take()
         if t.kind == "-":
             if self.peek() is None:
                 raise QueryError("'-' needs a term after it", t.pos, "e.g. -h:stark")
-            inner = self.unary()
+            inner = self.nested(t, self.unary)
             return lambda c: not inner(c)
         if t.kind == "(":
-            inner = self.or_expr()
+            inner = self.nested(t, self.or_expr)
             close = self.peek()
             if close is None or close.kind != ")":
                 raise QueryError("'(' is not closed", t.pos, "add a ')'")

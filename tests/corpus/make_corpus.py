@@ -507,6 +507,11 @@ def make_corpus(root: Path) -> list[Case]:
     opt("pool-era-bad", "pool", ["import", FIXTURES / "lcg_small.json", "--era", "bronze"], "argument --era")
     opt("scenario-no-args", "scenario", [], "usage")
     opt("report-pool-missing", "report", ["--pool", d / "nope.yaml"], "nope.yaml")
+    # deep queries: the search language refuses more than cards.search.MAX_DEPTH levels of ( and -
+    opt("search-deep-parens", "pool", ["search", "(" * 2000 + "x" + ")" * 2000], "deep")
+    opt("search-deep-minus", "pool", ["search", "- " * 3000 + "x"], "deep")
+    opt("search-deep-mixed", "pool", ["search", "t:character " + "-(" * 1500 + "x" + ")" * 1500], "deep")
+    opt("search-deep-unclosed", "pool", ["search", "(" * 100_000], "deep")
     return cases
 
 
