@@ -391,16 +391,24 @@ def describe(card: CardDef) -> list[str]:
         if f == "legality":
             return ", ".join(f"{fmt}: {card.legal_in(fmt)}" for fmt in ("joust", "melee"))
         if f == "abilities":
-            return f"{len(v)} in the ability format" if v else "none yet (text only)"
+            if v:
+                return f"{len(v)} in the ability format"
+            return "none needed" if played.status == STATUS_NONE_NEEDED else "none yet (text only)"
         if v is None or v == "":
             return "-"
         return str(v)
 
+    from cards.report import STATUS_NONE_NEEDED, status  # the report reads the engine's ability parser
+
+    played = status(card)
     lines = [f"{card.name}  [{card.key}]"]
     for f in dataclasses.fields(CardDef):
         if f.name in ("name", "key", "text"):
             continue
         lines.append(f"  {f.name + ':':<13}{value(f.name)}")
+    how = {"automated": "automated", STATUS_NONE_NEEDED: "automated (its text needs no ability data)",
+           "partial": "partial", "by_hand": "by hand"}[played.status]
+    lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
     lines.append("  text:")
     for paragraph in (card.text or "-").splitlines() or ["-"]:
         lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])

@@ -283,3 +283,38 @@ def test_output_cut_short_by_a_closed_pipe_is_not_a_traceback():
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+# --- show agrees with the report ---------------------------------------------------------------------
+
+
+def _line(lines: list[str], field: str) -> str:
+    return next(line for line in lines if line.strip().startswith(field + ":")).split(":", 1)[1].strip()
+
+
+def test_show_agrees_with_the_report_on_cards_without_abilities():
+    from cards.pool import describe
+    from cards.report import status
+
+    keyword_only = CardDef(key="t1", name="Invented Brute", type="character", strength=2,
+                           keywords=("deadly",), text="Deadly. House Stark only.")
+    worded = CardDef(key="t2", name="Invented Talker", type="character", strength=1,
+                     text="Invented: draw a card whenever it rains.")
+    assert status(keyword_only).automated and not status(worded).automated
+    lines = describe(keyword_only)
+    assert _line(lines, "abilities") == "none needed"  # was "none yet (text only)"
+    assert _line(lines, "played").startswith("automated")
+    lines = describe(worded)
+    assert _line(lines, "abilities") == "none yet (text only)"
+    assert _line(lines, "played").startswith("by hand")
+
+
+def test_show_and_the_report_agree_on_every_practice_card():
+    from cards.pool import describe
+    from cards.report import status
+
+    for card in practice_pool():
+        lines = describe(card)
+        assert _line(lines, "played").startswith("automated") == status(card).automated, card.key
+        assert (_line(lines, "abilities") == "none yet (text only)") == (
+            not card.abilities and not status(card).automated), card.key
