@@ -461,6 +461,21 @@ def make_corpus(root: Path) -> list[Case]:
     cache("card-escape", json.dumps({"format": "maester-card-pool", "version": 1, "report": {}, "cards": [
         {"name": f"{ESC}X", "type": "event", "source": "x"}]}).encode(), forbid=["\x1b"])
     cache("report-bad", json.dumps({"format": "maester-card-pool", "version": 1, "report": [1], "cards": []}).encode())
+    # version 2: one entry per source
+    cache("v2-imports-not-list", b'{"format": "maester-card-pool", "version": 2, "imports": 7}')
+    cache("v2-import-not-object", b'{"format": "maester-card-pool", "version": 2, "imports": [7]}')
+    cache("v2-source-twice", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": "a.json", "path": "a.json", "date": "", "cards": []}] * 2}).encode())
+    cache("v2-source-not-text", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": ["a"], "cards": []}]}).encode())
+    cache("v2-bad-date", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": "a.json", "date": "not a date", "cards": []}]}).encode())
+    cases.append(Case("cache/list-bad-date", "pool cache", "pool", ["list"], "ok", home_files={
+        "pool.json": json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+            {"source": f"{ESC}a.json", "path": "a.json", "date": "not a date", "cards": []}]}).encode()},
+        forbid=["\x1b"]))
+    cases.append(Case("cache/list-damaged", "pool cache", "pool", ["list"], "error", "pool.json",
+                      home_files={"pool.json": b"{ broken"}))
     cache("huge-sparse", ("sparse", 200 * 1024 * 1024))
     cache("fifo", "fifo")
     cache("folder", "folder")
