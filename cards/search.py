@@ -151,6 +151,20 @@ def card_status(card: CardDef) -> str:
     return got
 
 
+_unmodelled_cache: "weakref.WeakKeyDictionary[CardDef, tuple[str, ...]]" = weakref.WeakKeyDictionary()
+
+
+def unmodelled_keywords(card: CardDef) -> tuple[str, ...]:
+    """The keywords at the top of the card's text that the engine does not model (``stalwart``),
+    lower case, cached per card object: ``k:`` finds them too."""
+    got = _unmodelled_cache.get(card)
+    if got is None:
+        from cards.importers.textparse import parse_keyword_block
+
+        got = _unmodelled_cache[card] = tuple(parse_keyword_block(card.text).unknown)
+    return got
+
+
 def _set_words(card: CardDef) -> list[str]:
     from cards.sets import printing_set
 
@@ -234,7 +248,7 @@ def _text_term(name: str, op: str, value: str, pos: int) -> Predicate:
         crest = _one_of(v, CRESTS, {}, "crest", pos)
         return lambda c: crest in c.crest
     if field == "keyword":
-        return lambda c: any(v in k.casefold() for k in c.keywords)
+        return lambda c: any(v in k.casefold() for k in c.keywords) or any(v in k for k in unmodelled_keywords(c))
     if field == "trait":
         if exact:
             return lambda c: any(t.casefold() == v for t in c.traits)

@@ -17,7 +17,10 @@ layouts all read, and optional columns may be missing. Required: ``UniversalId``
   included): a record with no printing in those sets is counted and skipped.
   ``era=None`` keeps everything.
 - French keywords are translated by a fixed table (``_KEYWORDS_FR``), French traits by the
-  project's trait table (``TRAITS_FR``); what neither table knows is reported.
+  project's trait table (``TRAITS_FR``); what neither table knows is reported. The ``Keywords``
+  column is apart from the text: the keywords the engine does not model (Stalwart, Ambush,
+  "No attachments except Boon" …) become the first line of ``text``, in English, so that the
+  card keeps and shows them and ``cards.report`` counts it as played by hand for them.
 - The rules text stays in its language: a French file's text is kept with
   ``text_lang: fr``, unless English rows (the English file) have the same
   ``UniversalId`` — never matched by name.
@@ -37,7 +40,7 @@ from typing import Any, Iterable, Mapping
 
 from cards.errors import DataError
 from cards.importers import ImportReport, place_icons
-from cards.importers.textparse import parse_keyword_block
+from cards.importers.textparse import keep_unmodelled_keywords, parse_keyword_block
 from cards.model import HOUSES, CardDef, CardPool
 from cards.schema import card_from_mapping
 from cards.sets import ERAS, canonical_code, find_set
@@ -501,6 +504,7 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
         text = english_text[uid].replace("\r\n", "\n")
     elif text and french:
         m["text_lang"] = "fr"
+    text = keep_unmodelled_keywords(text, ". ".join(sentences))  # the text has no keywords of its own
     if text:
         m["text"] = text
 
