@@ -13,10 +13,10 @@ import pytest
 
 from cards.errors import DataError
 from cards.importers import agotdb
-from cards.importers.textparse import parse_keyword_block
 from cards.importers.agotdb import (KEYWORDS_NOT_TRANSLATED, TRAITS_NOT_TRANSLATED, TYPES_NOT_MODELLED,
                                     agotdb_pool_from_rows, decode_access_text, headline,
                                     translate_keyword_fr)
+from cards.importers.textparse import parse_keyword_block
 from cards.sets import SETS, canonical_code, card_eras, find_set
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "agotdb"
@@ -401,3 +401,51 @@ def test_real_unmodelled_keywords_are_all_kept_and_none_counts_as_automated(fr_i
         assert not status(card).automated, ref
         alone += "\n" not in card.text
     assert alone == 7  # Hired Swords and the six others with no other text
+
+
+# --- files written by tests/cards/mdb_writer.py: the real reader, good and damaged ------------------
+
+INVENTED_ROWS = [
+    {"UniversalId": 100001, "OriginalName": "Invented Reaver", "Name": "Pillard inventé", "Type": "Personnage",
+     "House": "Greyjoy", "Set": "Hiver(R1)", "Keywords": "Tueur. Loyal.", "Text": "Texte inventé."},
+    {"UniversalId": 100002, "OriginalName": "Invented Wall", "Name": "Mur inventé", "Type": "Lieu",
+     "House": None, "Set": "Hiver(R2)", "Keywords": None, "Text": None},
+]
+
+
+def test_a_written_database_reads_through_access_parser(tmp_path):
+    from mdb_writer import agotdb_mdb
+
+    path = tmp_path / "AGoT - FR.mdb"
+    path.write_bytes(agotdb_mdb(INVENTED_ROWS))
+    table, rows = agotdb.read_mdb_rows(path)
+    assert table == "AGoT-db" and rows == INVENTED_ROWS
+    pool, _ = agotdb.import_agotdb(path)
+    reaver = pool.get("agotdb_100001")
+    assert reaver.keywords == ("deadly",) and reaver.text == "Stalwart.\nTexte inventé."
+
+
+DAMAGES = {"tdef-self": "a table definition continues on page 4, which it has already read (a loop)",
+           "tdef-cycle": "a table definition continues on page 4, which it has already read (a loop)",
+           "catalog-self": "a table definition continues on page 2, which it has already read (a loop)",
+           "memo-self": "a memo's chain of records comes back to page 6, record 0 (a loop)",
+           "memo-cycle": "a memo's chain of records comes back to page 6, record 0 (a loop)"}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_database_with_a_loop_is_refused_in_one_line(tmp_path, damage):
+    """These files made the reader loop forever (the import hung): now one line, exit 1."""
+    import os
+    import subprocess
+    import sys
+
+    from mdb_writer import agotdb_mdb
+
+    path = tmp_path / f"{damage}.mdb"
+    path.write_bytes(agotdb_mdb(INVENTED_ROWS, damage=damage))
+    result = subprocess.run([sys.executable, "-m", "cards.pool", "import", str(path)],
+                            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONIOENCODING="utf-8"), timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {path}: cannot read this Access database: {DAMAGES[damage]} ({agotdb.DAMAGED_HINT})"]

@@ -417,3 +417,18 @@ def test_readme_order_lcg_json_then_ccg_mdb_keeps_both(lcg_json):
     pool = imported_pool()
     assert sum(c.key.startswith("agotdb_") for c in pool) == 1439
     assert len(pool) - 1439 == 1988
+
+
+def test_readme_order_with_small_files_keeps_both(tmp_path):
+    """The README's order: the LCG JSON, then AGoTDB's French .mdb (a small one written here)."""
+    from mdb_writer import agotdb_mdb
+
+    mdb = tmp_path / "AGoT - FR.mdb"
+    mdb.write_bytes(agotdb_mdb([{"UniversalId": 100001, "OriginalName": "Invented Reaver", "Type": "Personnage",
+                                 "House": "Greyjoy", "Set": "Hiver(R1)", "Text": "Texte inventé."}]))
+    assert run_cli("import", FIXTURES / "lcg_small.json").returncode == 0
+    result = run_cli("import", mdb)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].endswith("as 'AGoT - FR.mdb'; kept lcg_small.json (6)")
+    poolmod.clear_caches()
+    assert len(imported_pool()) == 6 + 1 and imported_pool().get("agotdb_100001").name == "Invented Reaver"

@@ -215,6 +215,18 @@ def make_corpus(root: Path) -> list[Case]:
     add("json/mdb-dev-zero", "card json", "pool", ["import", _symlink(d / "json" / "zero.mdb", "/dev/zero")])
     add("json/mdb-huge-sparse", "card json", "pool", ["import", _sparse(d / "json" / "huge.mdb", 600 * 1024 * 1024)])
     add("json/mdb-garbage", "card json", "pool", ["import", _write(d / "json" / "garbage.mdb", b"\x00garbage" * 100)])
+    # .mdb loops: a table definition or a memo chain that names a page already read (the reader hung)
+    import sys
+
+    sys.path.insert(0, str(FIXTURES.parent))
+    from mdb_writer import agotdb_mdb
+
+    mdb_rows = [{"UniversalId": 100001, "OriginalName": "Corpus Reaver", "Type": "Personnage", "Set": "Hiver(R1)",
+                 "Text": "Texte."}]
+    for damage in ("tdef-self", "tdef-cycle", "catalog-self", "memo-self", "memo-cycle"):
+        add(f"json/mdb-{damage}", "card json", "pool",
+            ["import", _write(d / "json" / f"{damage}.mdb", agotdb_mdb(mdb_rows, damage=damage))])
+    add("json/mdb-ok", "card json", "pool", ["import", _write(d / "json" / "ok.mdb", agotdb_mdb(mdb_rows))], "ok")
     add("json/missing", "card json", "pool", ["import", d / "json" / "nope.json"])
     add("json/unknown-kind", "card json", "pool", ["import", _write(d / "json" / "cards.csv", "a,b\n")])
 
