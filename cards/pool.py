@@ -85,6 +85,36 @@ def user_data_dir() -> Path:
     return Path.home() / ".local" / "share" / "maester"
 
 
+def _data_dir_origin() -> str:
+    if os.environ.get("MAESTER_HOME"):
+        return "MAESTER_HOME"
+    if os.environ.get("XDG_DATA_HOME"):
+        return "XDG_DATA_HOME"
+    return "HOME"
+
+
+def ensure_data_dir(folder: Path | None = None) -> Path:
+    """Make the user's data folder (``user_data_dir()``) if it is not there; a path that is not a
+    folder (``MAESTER_HOME=/dev/null``) or cannot be made raises ``DataError`` saying so."""
+    folder = folder or user_data_dir()
+    what = f"Maester's data folder (from {_data_dir_origin()})"
+    hint = "set MAESTER_HOME to a folder Maester may write in"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        import stat
+
+        try:
+            mode = folder.stat().st_mode
+            kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a file"
+        except OSError:
+            kind = "a path through a file"
+        raise DataError(f"{what} is not a folder: it is {kind}", file=str(folder), hint=hint) from None
+    except OSError as err:
+        raise DataError(f"cannot make {what}: {err.strerror or err}", file=str(folder), hint=hint) from None
+    return folder
+
+
 def cache_path() -> Path:
     return user_data_dir() / CACHE_NAME
 
@@ -241,8 +271,8 @@ class import_lock:
         except ImportError:  # pragma: no cover - not on POSIX: no lock
             return self
         path = self.folder / LOCK_NAME
+        ensure_data_dir(self.folder)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         except OSError as err:
             raise DataError(f"cannot use the card cache's lock file: {err.strerror or err}", file=str(path),

@@ -432,3 +432,23 @@ def test_readme_order_with_small_files_keeps_both(tmp_path):
     assert result.stdout.splitlines()[-1].endswith("as 'AGoT - FR.mdb'; kept lcg_small.json (6)")
     poolmod.clear_caches()
     assert len(imported_pool()) == 6 + 1 and imported_pool().get("agotdb_100001").name == "Invented Reaver"
+
+
+@pytest.mark.parametrize("home, kind", [("/dev/null", "a device"), ("/dev/null/maester", "a path through a file")])
+def test_a_data_folder_that_is_not_a_folder_is_one_clear_line(monkeypatch, home, kind):
+    monkeypatch.setenv("MAESTER_HOME", home)
+    result = run_cli("import", FIXTURES / "lcg_small.json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"error: {home}: Maester's data folder (from MAESTER_HOME) is not a folder: it is {kind} "
+        "(set MAESTER_HOME to a folder Maester may write in)"]  # was "...lock file: File exists"
+
+
+def test_ensure_data_dir_makes_the_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "a" / "b"))
+    assert poolmod.ensure_data_dir() == tmp_path / "a" / "b" and (tmp_path / "a" / "b").is_dir()
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "file"))
+    with pytest.raises(DataError) as info:
+        poolmod.ensure_data_dir()
+    assert "is not a folder: it is a file" in str(info.value)
