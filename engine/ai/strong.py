@@ -212,7 +212,10 @@ class StrongPlayer(HeuristicPlayer):
         self.say(f"{me} attacks {opp} ({t}, {', '.join(g.name(c) for c in attackers)}): plan {plan}, "
                  f"worth {v:.1f} against {base:.1f} for passing")
         out = [{"challenge": t, "against": opp, "attackers": list(attackers)}]
-        return out + super().on_challenge(g, d)
+        reason = self.last_reason
+        rest = super().on_challenge(g, d)  # the heuristic's challenges after the plan's (it says its own reason)
+        self.last_reason = reason
+        return out + rest
 
     def simulate_pass(self, g: Game, me: str, opps: list[str]) -> float:
         return max(self.simulate(g, me, opp, []) for opp in opps) if opps else 0.0

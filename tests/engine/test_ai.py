@@ -261,3 +261,42 @@ def test_chooses_polarity_reads_what_follows_the_choice():
     assert HeuristicPlayer.chosen_polarity(effects("core_206")) == -1  # Rule by Decree
     assert HeuristicPlayer.chosen_polarity(effects("core_202")) == -1  # Condemned by the Realm
     assert HeuristicPlayer.chosen_polarity(({"draw": 1},)) == 0
+
+
+def test_strong_reason_names_the_challenge_it_declares():
+    """Issue 22: the log said "attacks Alice (intrigue) with 2 STR" and the strong player declared a
+    military challenge: the line told the heuristic's choice, the answer was the plan's. Every reason
+    given with a declaration names that declaration's type and opponent (or says it passes)."""
+    said: list[tuple[str, str]] = []
+    for seed in range(3):
+        g = game(seed)
+        names = g.state.player_names
+        strong = StrongPlayer(seed, rollouts=4, time_limit=None, explain=lambda who, text: said.append(text))
+        players = {names[0]: strong, names[1]: HeuristicPlayer(seed)}
+        given: list[dict] = []
+        original = g.answer
+
+        def answer(player, ans, g=g, original=original, given=given, strong_name=names[0]):
+            kind = g.pending.kind
+            original(player, ans)
+            if player == strong_name:
+                given.append((kind, ans))
+
+        g.answer = answer
+        said.clear()
+        checked = 0
+        for _ in range(1500):
+            d = g.advance()
+            if isinstance(d, GameOver):
+                break
+            n = len(given)
+            players[d.player].play_turn(g)
+            if d.player != names[0] or len(given) == n or given[-1][0] != "challenge":
+                continue
+            ans, reason = given[-1][1], said[-1]
+            if "challenge" in ans:
+                assert f"attacks {ans['against']} ({ans['challenge']}" in reason, (ans, reason)
+            else:
+                assert "no more challenges" in reason, (ans, reason)
+            checked += 1
+        assert checked > 3
