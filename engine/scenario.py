@@ -151,6 +151,8 @@ class Step:
     line: int | None = None
     tutorial: dict = field(default_factory=dict)
     """Tutorial keys beside the step's key (ask, hint, rule, at): docs/tutorials.md."""
+    first_ability: bool = False
+    """A ``trigger`` that names no ``ability``: the card's first one that can be triggered (``step_command``)."""
 
 
 @dataclass
@@ -641,7 +643,8 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
         refs = _Refs(labels, names, i)
         if key in names:
             command, rejected = parse_command(value, refs, i)
-            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
+            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line,
+                                 first_ability="trigger" in command and "ability" not in value))
         elif key == "until":
             sc.steps.append(Step(i, "until", value=_parse_condition(value, refs), line=line))
         elif key == "expect":
@@ -937,11 +940,12 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                 continue
         elif step.kind == "command" and step.player == d.player:
             cmd = next(iter(step.command))
+            command = step_command(g, d, step)
             if step.rejected is not None:
                 if cmd in d.commands:
                     before = g.state.digest()
                     try:
-                        g.answer(d.player, step.command)
+                        g.answer(d.player, command)
                     except Refused as err:
                         if step.rejected.lower() not in str(err).lower():
                             return fail(step.number, f"refused, but the reason {str(err)!r} does not contain "
@@ -949,14 +953,14 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                         if g.state.digest() != before or g.advance() is not d:
                             return fail(step.number, "the refused command changed the game state")
                         if verbose:
-                            transcript.append(f"  {d.kind} of {d.player} -> {step.command} refused: {err}")
+                            transcript.append(f"  {d.kind} of {d.player} -> {command} refused: {err}")
                         i += 1
                         continue
-                    return fail(step.number, f"the engine accepted {step.command}, which should have been "
+                    return fail(step.number, f"the engine accepted {command}, which should have been "
                                              f"rejected ({step.rejected!r})")
-            elif d.accepts_command(step.command):
+            elif d.accepts_command(command):
                 try:
-                    answer(d, step.command)
+                    answer(d, command)
                     i += 1
                     continue
                 except Refused as err:
@@ -971,6 +975,26 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
             why = f"; the step's command was refused: {last_refusal[step.number]}" \
                 if step.number in last_refusal else ""
             return fail(step.number, f"unscripted decision: {d.kind}, of {d.player}, options {opts}{why}")
+
+
+def step_command(g: Game, d: Decision, step: Step) -> Any:
+    """The step's command as given to ``d``. A ``trigger`` that names no ``ability`` uses the card's first
+    action or response that ``d`` accepts now, else its first action or response: never a constant (an
+    attachment restriction, an immunity) or a passive ability that happens to come first."""
+    cmd = step.command
+    if not step.first_ability or cmd.get("trigger") not in g.state.cards:
+        return cmd
+    from engine import triggers
+
+    usable = [n for n, ab in enumerate(triggers.abilities(g, cmd["trigger"]), start=1)
+              if ab.kind in ("action", "response")]
+    for n in usable:
+        try:
+            d.check(dict(cmd, ability=n))
+        except Refused:
+            continue
+        return dict(cmd, ability=n)
+    return dict(cmd, ability=usable[0]) if usable else cmd
 
 
 def run_path(path: str, verbose: bool = False) -> RunResult:
