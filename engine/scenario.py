@@ -23,8 +23,10 @@ from cards.errors import DataError
 from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
+from engine import triggers
 from engine.builder import StateBuilder
 from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
+from engine.explain import RULES
 from engine.game import Game, Options
 from engine.state import PHASES
 
@@ -657,7 +659,7 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
             raise ScenarioError(i, f"unknown key '{key}': a step is a player name ({', '.join(names)}), "
                                    f"until, expect or say")
         if extra:
-            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs)
+            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs, game.state.round)
     return sc
 
 
@@ -672,7 +674,7 @@ def _tutorial_top(value: Any, names: list[str]) -> dict:
     return dict(value)
 
 
-def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
+def _tutorial_step(extra: dict, step: Step, refs: "_Refs", start_round: int = 1) -> dict:
     out = {}
     for key in ("ask", "hint", "rule"):
         if key in extra:
@@ -681,11 +683,46 @@ def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
             out[key] = str(extra[key])
     if ("ask" in out or "hint" in out) and step.kind != "command":
         raise ScenarioError(step.number, "ask and hint go beside a player's command (the learner's answer)")
+    if "rule" in out and out["rule"] not in RULES:
+        raise ScenarioError(step.number, f"rule: '{out['rule']}' is not a rule the tutorials have words for; use "
+                                         f"a rule id of the checklist that engine/explain.py RULES summarises "
+                                         f"(e.g. MOR-05), or add its summary there")
     if "at" in extra:
         if step.kind != "say":
             raise ScenarioError(step.number, "at goes beside a say step (when the narration is shown)")
         out["at"] = _parse_condition(extra["at"], refs)
+        never = _never_holds(out["at"], start_round)
+        if never:
+            raise ScenarioError(step.number, f"at: this narration would never be shown: {never}")
     return out
+
+
+ACTIVE_PHASES = ("marshalling", "challenges")
+"""The phases with an active player (``active`` in a condition)."""
+
+DECISION_PHASES = {"challenge": "challenges", "defend": "challenges", "stealth": "challenges", "setup": "setup"}
+"""Decision kinds asked in one phase only."""
+
+
+def _never_holds(cond: dict, start_round: int) -> str | None:
+    """Why a tutorial ``at`` condition can never hold (what to write instead), or None."""
+    if cond.get("end"):
+        return "at: end never comes between decisions; put the say after an `until: end` step instead"
+    step = cond.get("window_step")
+    if step is not None and not 1 <= step <= 6:
+        return f"window_step {step}: an action window has steps 1 to 6"
+    if "round" in cond and cond["round"] < start_round:
+        return (f"round {cond['round']} is before the round the scenario starts in ({start_round}); "
+                f"name round {start_round} or later")
+    phase = cond.get("phase")
+    if "active" in cond and phase is not None and phase not in ACTIVE_PHASES:
+        return (f"there is an active player only in the marshalling or challenges phase, not in {phase}; "
+                f"drop active or name one of those phases")
+    kind = cond.get("decision")
+    if kind in DECISION_PHASES and phase is not None and phase != DECISION_PHASES[kind]:
+        return (f"a {kind} decision is asked only in the {DECISION_PHASES[kind]} phase, not in {phase}; "
+                f"drop phase or name that one")
+    return None
 
 
 def _parse_condition(value: Any, refs: _Refs) -> dict:
@@ -984,8 +1021,6 @@ def step_command(g: Game, d: Decision, step: Step) -> Any:
     cmd = step.command
     if not step.first_ability or cmd.get("trigger") not in g.state.cards:
         return cmd
-    from engine import triggers
-
     usable = [n for n, ab in enumerate(triggers.abilities(g, cmd["trigger"]), start=1)
               if ab.kind in ("action", "response")]
     for n in usable:
