@@ -23,9 +23,11 @@ from cards.errors import DataError, clip
 from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
+from engine import triggers
 from engine.abilities import parse_abilities
 from engine.builder import StateBuilder
 from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, shown
+from engine.explain import RULES
 from engine.game import Game, Options
 from engine.state import PHASES
 
@@ -152,6 +154,8 @@ class Step:
     line: int | None = None
     tutorial: dict = field(default_factory=dict)
     """Tutorial keys beside the step's key (ask, hint, rule, at): docs/tutorials.md."""
+    first_ability: bool = False
+    """A ``trigger`` that names no ``ability``: the card's first one that can be triggered (``step_command``)."""
 
 
 @dataclass
@@ -702,7 +706,8 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
         refs = _Refs(labels, names, i, loader.known_title)
         if key in names:
             command, rejected = parse_command(value, refs, i)
-            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
+            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line,
+                                 first_ability="trigger" in command and "ability" not in value))
         elif key == "until":
             sc.steps.append(Step(i, "until", value=_parse_condition(value, refs), line=line))
         elif key == "expect":
@@ -715,7 +720,7 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
             raise ScenarioError(i, f"unknown key '{key}': a step is a player name ({', '.join(names)}), "
                                    f"until, expect or say")
         if extra:
-            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs)
+            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs, game.state.round)
     return sc
 
 
@@ -730,7 +735,7 @@ def _tutorial_top(value: Any, names: list[str]) -> dict:
     return dict(value)
 
 
-def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
+def _tutorial_step(extra: dict, step: Step, refs: "_Refs", start_round: int = 1) -> dict:
     out = {}
     for key in ("ask", "hint", "rule"):
         if key in extra:
@@ -739,11 +744,46 @@ def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
             out[key] = str(extra[key])
     if ("ask" in out or "hint" in out) and step.kind != "command":
         raise ScenarioError(step.number, "ask and hint go beside a player's command (the learner's answer)")
+    if "rule" in out and out["rule"] not in RULES:
+        raise ScenarioError(step.number, f"rule: '{out['rule']}' is not a rule the tutorials have words for; use "
+                                         f"a rule id of the checklist that engine/explain.py RULES summarises "
+                                         f"(e.g. MOR-05), or add its summary there")
     if "at" in extra:
         if step.kind != "say":
             raise ScenarioError(step.number, "at goes beside a say step (when the narration is shown)")
         out["at"] = _parse_condition(extra["at"], refs)
+        never = _never_holds(out["at"], start_round)
+        if never:
+            raise ScenarioError(step.number, f"at: this narration would never be shown: {never}")
     return out
+
+
+ACTIVE_PHASES = ("marshalling", "challenges")
+"""The phases with an active player (``active`` in a condition)."""
+
+DECISION_PHASES = {"challenge": "challenges", "defend": "challenges", "stealth": "challenges", "setup": "setup"}
+"""Decision kinds asked in one phase only."""
+
+
+def _never_holds(cond: dict, start_round: int) -> str | None:
+    """Why a tutorial ``at`` condition can never hold (what to write instead), or None."""
+    if cond.get("end"):
+        return "at: end never comes between decisions; put the say after an `until: end` step instead"
+    step = cond.get("window_step")
+    if step is not None and not 1 <= step <= 6:
+        return f"window_step {step}: an action window has steps 1 to 6"
+    if "round" in cond and cond["round"] < start_round:
+        return (f"round {cond['round']} is before the round the scenario starts in ({start_round}); "
+                f"name round {start_round} or later")
+    phase = cond.get("phase")
+    if "active" in cond and phase is not None and phase not in ACTIVE_PHASES:
+        return (f"there is an active player only in the marshalling or challenges phase, not in {phase}; "
+                f"drop active or name one of those phases")
+    kind = cond.get("decision")
+    if kind in DECISION_PHASES and phase is not None and phase != DECISION_PHASES[kind]:
+        return (f"a {kind} decision is asked only in the {DECISION_PHASES[kind]} phase, not in {phase}; "
+                f"drop phase or name that one")
+    return None
 
 
 def _parse_condition(value: Any, refs: _Refs) -> dict:
@@ -998,11 +1038,12 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                 continue
         elif step.kind == "command" and step.player == d.player:
             cmd = next(iter(step.command))
+            command = step_command(g, d, step)
             if step.rejected is not None:
                 if cmd in d.commands:
                     before = g.state.digest()
                     try:
-                        g.answer(d.player, step.command)
+                        g.answer(d.player, command)
                     except Refused as err:
                         if step.rejected.lower() not in str(err).lower():
                             return fail(step.number, f"refused, but the reason {str(err)!r} does not contain "
@@ -1010,14 +1051,14 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                         if g.state.digest() != before or g.advance() is not d:
                             return fail(step.number, "the refused command changed the game state")
                         if verbose:
-                            transcript.append(f"  {d.kind} of {d.player} -> {step.command} refused: {err}")
+                            transcript.append(f"  {d.kind} of {d.player} -> {command} refused: {err}")
                         i += 1
                         continue
-                    return fail(step.number, f"the engine accepted {step.command}, which should have been "
+                    return fail(step.number, f"the engine accepted {command}, which should have been "
                                              f"rejected ({step.rejected!r})")
-            elif d.accepts_command(step.command):
+            elif d.accepts_command(command):
                 try:
-                    answer(d, step.command)
+                    answer(d, command)
                     i += 1
                     continue
                 except Refused as err:
@@ -1032,6 +1073,24 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
             why = f"; the step's command was refused: {last_refusal[step.number]}" \
                 if step.number in last_refusal else ""
             return fail(step.number, f"unscripted decision: {d.kind}, of {d.player}, options {opts}{why}")
+
+
+def step_command(g: Game, d: Decision, step: Step) -> Any:
+    """The step's command as given to ``d``. A ``trigger`` that names no ``ability`` uses the card's first
+    action or response that ``d`` accepts now, else its first action or response: never a constant (an
+    attachment restriction, an immunity) or a passive ability that happens to come first."""
+    cmd = step.command
+    if not step.first_ability or cmd.get("trigger") not in g.state.cards:
+        return cmd
+    usable = [n for n, ab in enumerate(triggers.abilities(g, cmd["trigger"]), start=1)
+              if ab.kind in ("action", "response")]
+    for n in usable:
+        try:
+            d.check(dict(cmd, ability=n))
+        except Refused:
+            continue
+        return dict(cmd, ability=n)
+    return dict(cmd, ability=usable[0]) if usable else cmd
 
 
 def run_path(path: str, verbose: bool = False) -> RunResult:

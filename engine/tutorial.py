@@ -33,7 +33,7 @@ from engine.decisions import Decision, GameOver, Refused
 from engine.explain import STEP_NAMES, STEP_RULES, Trail, event_info, explain, rule_line
 from engine.game import Game, Options
 from engine.replay import apply_history
-from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario
+from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario, step_command
 from engine.state import GameState
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "tutorials"
@@ -582,11 +582,12 @@ class TutorialSession:
                 return
         elif step.kind == "command" and step.player == d.player:
             cmd = next(iter(step.command))
+            command = step_command(g, d, step)  # a trigger naming no ability: the first usable one
             if step.rejected is not None:
                 if cmd in d.commands:
                     before = g.state.digest()
                     try:
-                        g.answer(d.player, step.command)
+                        g.answer(d.player, command)
                     except Refused as err:
                         if g.state.digest() != before:
                             self._fail(f"step {step.number}: a refused command changed the state")
@@ -599,12 +600,14 @@ class TutorialSession:
                     self._flush()
                     self._fail(f"step {step.number}: the engine accepted a command it should refuse")
                     return
-            elif d.accepts_command(step.command):
+            elif d.accepts_command(command):
                 try:
-                    d.check(step.command)
+                    d.check(command)
                 except Refused:
                     pass
                 else:
+                    if command is not step.command:  # played (or asked) as resolved here
+                        step.command, step.first_ability = command, False
                     said = describe_command(g, step.command)
                     if self._is_learner(step):
                         self._waiting = self._i

@@ -614,11 +614,11 @@ def _seeing_constants(mods_of):
 
 
 def count_for_each(g: Game, spec, ctx: Ctx) -> int:
-    """``for_each``: the gold in your pool, or the cards a filter matches (in play, any player's, unless
-    the filter names a pile with ``from``)."""
+    """``for_each``: the gold in your pool, or the cards a filter matches, any player's: in play, or in
+    the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx))
+    return len(candidates(g, dict(spec), ctx, any_player=True))
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:

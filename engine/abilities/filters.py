@@ -324,9 +324,11 @@ def _cards_in_play(g: Game) -> list[int]:
     return out
 
 
-def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
-    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
-    return [c for c in _pool(g, f, ctx) if matches(g, c, f, ctx)]
+def candidates(g: Game, f: dict, ctx: Ctx, *, any_player: bool = False) -> list[int]:
+    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player
+    (of every player with ``any_player``, or when the filter names another ``owner`` or ``controller``
+    than you: "attachments in your opponents' hands")."""
+    return [c for c in _pool(g, f, ctx, any_player) if matches(g, c, f, ctx)]
 
 
 def iter_candidates(g: Game, f: dict, ctx: Ctx):
@@ -334,7 +336,7 @@ def iter_candidates(g: Game, f: dict, ctx: Ctx):
     return (c for c in _pool(g, f, ctx) if matches(g, c, f, ctx))
 
 
-def _pool(g: Game, f: dict, ctx: Ctx) -> list[int]:
+def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     where = f.get("from", "in_play")
     if where == "in_play":
         name, want = f.get("name"), f.get("type")
@@ -342,6 +344,8 @@ def _pool(g: Game, f: dict, ctx: Ctx) -> list[int]:
             pool = in_play_named(g, name)
         else:
             pool = cards_in_play(g) if want is None else in_play_of_type(g, want)
+    elif any_player or f.get("owner", "you") != "you" or f.get("controller", "you") != "you":
+        pool = [c for p in g.state.players for c in p.pile(where)]  # ``matches`` keeps the right ones
     else:
         pool = list(g.player(ctx.player).pile(where))
     return pool

@@ -45,13 +45,15 @@ class HeuristicPlayer:
         if isinstance(d, GameOver) or d is None:
             return False
         me = d.player
-        for answer in self.candidates(game, d):
+        for i, answer in enumerate(self.candidates(game, d)):
             try:
                 game.answer(me, answer)
             except Refused:
                 self.refusals += 1
                 continue
             self.decisions += 1
+            if i > 0:  # the reason told the first answer, which was refused
+                self.last_reason = f"{me} gives its next choice: the first was not allowed"
             if self.explain is not None and self.last_reason:
                 self.explain(me, self.last_reason)
             return True
