@@ -692,3 +692,22 @@ def test_a_new_game_keeps_the_old_autosave_until_its_first_answer(qtbot, data_ho
     while second.undo():
         pass
     assert json.loads(path.read_text())["history"] == []  # an undo to the start is autosaved too
+
+
+def test_a_manual_tool_that_wins_is_autosaved_and_the_win_survives_a_restart(qtbot, data_home):
+    """Issue 22: the `power` tool as a free move giving the 15th power (advise mode) ends the game like an
+    answer: no open decision, the move in the history and the autosave, the win there after a restart."""
+    window = window_with_autosave(qtbot, data_home, mode="advise", privacy=False)
+    ctl = window.controller
+    ctl.submit({"pass": True}) or ctl.submit(ctl.decision.options[0])  # a first answer: the autosave starts
+    house = ctl.game.player(ctl.viewer).house_card
+    assert ctl.tool("power", card=house, amount=15), ctl.last_message
+    assert ctl.decision is None and ctl.result.winner == ctl.viewer
+    assert ctl.last_message[1] == "over"
+    data = json.loads((data_home / saves.AUTOSAVE_NAME).read_text())
+    assert data["history"][-1] == [ctl.viewer, {"free": {"tool": "power", "card": house, "amount": 15}}]
+    assert data["table"]["winner"] == ctl.viewer
+    loaded = saves.read_save(data_home / saves.AUTOSAVE_NAME)
+    assert loaded.game.state.winner == ctl.viewer and loaded.warning is None
+    assert saves.is_over(loaded.game)
+    assert saves.find_recovery(data_home) is None  # a finished game is not offered again
