@@ -63,6 +63,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         from app.dialogs import GOLDFISH
 
         you = (args.names or ["You"])[0]
+        _check_names([you])
         other = "Goldfish" if you.casefold() != "goldfish" else "Fish"
         return GameSetup(names=[you, other], decks=[args.goldfish, GOLDFISH], computer=[other],
                          levels={other: "random"}, ruleset=args.ruleset, mode=args.mode, era=args.era,
@@ -71,6 +72,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     names = list(args.names or DEFAULT_NAMES[:args.players])
     if len(names) != args.players and args.names:
         args.players = len(names)
+    _check_names(names)
     decks = [args.deck[i] if i < len(args.deck) else PRACTICE[i % 2] for i in range(len(names))]
     computer, levels = parse_computers(args.computer, names)
     return GameSetup(names=names, decks=decks, computer=computer, levels=levels, ruleset=args.ruleset,
@@ -78,6 +80,15 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
                      seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
                      privacy=not args.no_privacy, scenario=args.scenario,
                      prompting=parse_prompting(args.prompt, names, strict=not args.scenario))
+
+
+def _check_names(names: list[str]) -> None:
+    """``--names``: the one check of player names (``engine.decisions.names_problem``), or exit saying why."""
+    from engine.decisions import names_problem
+
+    problem = names_problem(names)
+    if problem:
+        raise SystemExit(f"maester: --names: {problem}")
 
 
 def parse_computers(items: list[str], names: list[str]) -> tuple[list[str], dict[str, str]]:
