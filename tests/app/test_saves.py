@@ -711,3 +711,110 @@ def test_a_manual_tool_that_wins_is_autosaved_and_the_win_survives_a_restart(qtb
     assert loaded.game.state.winner == ctl.viewer and loaded.warning is None
     assert saves.is_over(loaded.game)
     assert saves.find_recovery(data_home) is None  # a finished game is not offered again
+
+
+def _start_table(home: Path, answers: int, seed: int) -> tuple[subprocess.Popen, Path, int, str]:
+    """A table process (tests/app/_autosave_driver.py) that gave ``answers`` answers and waits to be killed:
+    (process, its autosave slot, answers, digest)."""
+    proc = subprocess.Popen([sys.executable, str(DRIVER), "table", str(answers), str(seed)], cwd=ROOT,
+                            env=_env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    slot, last = None, None
+    for line in proc.stdout:
+        words = line.split()
+        if words[0] == "SLOT":
+            slot = Path(words[1])
+        elif words[0] == "DONE":
+            break
+        else:
+            last = words
+    else:
+        proc.kill()
+        raise AssertionError(proc.stderr.read())
+    return proc, slot, int(last[0]), last[1]
+
+
+def test_two_tables_on_one_data_folder_keep_their_own_autosave_and_both_games_are_recovered(data_home, qtbot):
+    """Issue 22: two tables on one MAESTER_HOME each autosave to a slot of their own (a lock each, released by
+    the system when the process dies); while they run, neither game is offered; after kill -9 of both, the
+    next starts offer both games, exactly as they were."""
+    first = _start_table(data_home, 12, 7)
+    second = _start_table(data_home, 17, 8)
+    try:
+        assert first[1] != second[1] and {first[1].name, second[1].name} == {"autosave.json", "autosave-2.json"}
+        assert saves.find_recoveries(data_home) == []  # both tables run: nothing to recover
+    finally:
+        for proc, *_ in (first, second):
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+    found = saves.find_recoveries(data_home)
+    assert sorted(f.path for f in found) == sorted([first[1], second[1]])
+    from app import main
+
+    games = set()
+    for _ in range(2):  # two starts, one after the other: each resumes one game and keeps its slot
+        loaded = main._offer_resume(without_asking=True)
+        assert loaded.slot in (first[1], second[1]) and saves.in_use(loaded.slot)
+        games.add((loaded.slot, len(loaded.game.history), loaded.game.state.digest()))
+    assert games == {first[1:], second[1:]}
+    assert main._offer_resume(without_asking=True) is None  # both are at a table again
+    for slot, *_ in games:
+        saves.release_autosave(slot)
+
+
+def test_a_new_table_takes_a_free_slot_and_never_the_unfinished_game_of_another(data_home):
+    data_home.mkdir(parents=True)
+    first = saves.claim_autosave(data_home)
+    try:
+        assert first == data_home / saves.AUTOSAVE_NAME and saves.in_use(first)
+        second = saves.claim_autosave(data_home)
+        assert second == data_home / "autosave-2.json"
+        saves.release_autosave(second)
+        _write(data_home / "autosave-2.json", _good_save(data_home))  # a game a killed table left
+        third = saves.claim_autosave(data_home)
+        assert third == data_home / "autosave-3.json"  # the killed table's game stays to be recovered
+        saves.release_autosave(third)
+    finally:
+        saves.release_autosave(first)
+
+
+def test_an_autosave_from_a_newer_maester_is_called_so_and_kept_and_nothing_set_aside_is_overwritten(
+        tmp_path, data_home):
+    data_home.mkdir(parents=True)
+    earlier = _write(data_home / saves.DAMAGED_NAME, "an earlier damaged autosave")
+    _write(data_home / saves.AUTOSAVE_NAME, {**_good_save(tmp_path), "version": 99})
+    [err] = saves.find_recoveries(data_home)
+    assert isinstance(err, DataError)
+    assert "written by a newer Maester (save version 99" in str(err) and "damaged" not in str(err)
+    assert f"kept as {saves.NEWER_NAME}" in str(err) and "update Maester" in str(err)
+    assert json.loads((data_home / saves.NEWER_NAME).read_text())["version"] == 99
+    assert earlier.read_text() == "an earlier damaged autosave"
+    _write(data_home / saves.AUTOSAVE_NAME, "{not json")  # now a damaged one: set aside beside the earlier
+    [err] = saves.find_recoveries(data_home)
+    assert "damaged" in str(err) and "kept as autosave-damaged-2.json" in str(err)
+    assert earlier.read_text() == "an earlier damaged autosave"
+    assert (data_home / "autosave-damaged-2.json").read_text() == "{not json"
+    assert saves.find_recoveries(data_home) == [] and not (data_home / saves.AUTOSAVE_NAME).exists()
+
+
+def test_declined_games_are_each_kept_never_overwriting_an_earlier_one(tmp_path, data_home):
+    data_home.mkdir(parents=True)
+    for _ in range(2):
+        _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))
+        saves.set_aside(data_home)
+    assert saves.read_save(data_home / saves.PREVIOUS_NAME).game
+    assert saves.read_save(data_home / "autosave-previous-2.json").game
+
+
+def test_a_data_folder_that_is_a_file_is_said_clearly_at_the_start(monkeypatch, capsys, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from app.main import main
+
+    monkeypatch.setenv("MAESTER_HOME", "/dev/null")
+    monkeypatch.setattr(QApplication, "exec", lambda *a: 0)  # the table opens, then "closes" at once
+    assert main(["--offscreen", "--seed", "3"]) == 0
+    err = capsys.readouterr().err
+    assert ("maester: the data folder /dev/null is not a folder (a file is in the way), so games cannot be "
+            "autosaved there: set MAESTER_HOME to a folder you can write to, or unset it") in err
+    assert "File exists" not in err
+    assert saves.folder_problem(Path("/dev/null")).startswith("the data folder /dev/null is not a folder")
