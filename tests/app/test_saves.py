@@ -818,3 +818,27 @@ def test_a_data_folder_that_is_a_file_is_said_clearly_at_the_start(monkeypatch, 
             "autosaved there: set MAESTER_HOME to a folder you can write to, or unset it") in err
     assert "File exists" not in err
     assert saves.folder_problem(Path("/dev/null")).startswith("the data folder /dev/null is not a folder")
+
+
+def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_game(tmp_path, data_home, capsys):
+    """Issue 22: `maester --computer Bob:strong` is not offered the earlier hotseat game (Yes dropped the
+    computer seat); the game stays for a plain start; a game against Bob (strong) is offered and keeps him."""
+    from app import main
+
+    data_home.mkdir(parents=True)
+    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # alice vs bob, both people
+    args = main.parse_args(["--names", "alice", "bob", "--computer", "Bob:strong"])
+    wanted, asked = main.setup_from_args(args), main.asked_for(args)
+    assert wanted.computer == ["bob"] and wanted.levels == {"bob": "strong"}
+    assert main._offer_resume(True, wanted, asked) is None
+    err = capsys.readouterr().err
+    assert "is not resumed: it is played with no computer seat, and --computer asks for bob (strong)" in err
+    assert hotseat.exists() and isinstance(saves.find_recovery(data_home), saves.Recovery)
+    data = json.loads(hotseat.read_text())  # the same game, Bob played by the strong computer
+    data["table"] = {"version": 1, "names": ["alice", "bob"], "computer": ["bob"], "levels": {"bob": "strong"}}
+    _write(hotseat, data)
+    loaded = main._offer_resume(True, wanted, asked)
+    assert loaded.info.computer == ["bob"] and loaded.info.levels == {"bob": "strong"}
+    saves.release_autosave(loaded.slot)
+    plain = main.parse_args([])
+    assert main.conflict(loaded.info, main.setup_from_args(plain), main.asked_for(plain)) is None
