@@ -240,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                            f"(close one of them, or set MAESTER_HOME to another folder)")
             print(f"maester: {no_autosave}", file=sys.stderr)
     if loaded is not None:
+        if args.prompt:  # asked on the command line: it replaces the settings the game was saved with
+            loaded.info.prompting = parse_prompting(args.prompt, loaded.info.names, strict=False)
         setup, game, info = loaded.info.setup(seed=loaded.game.state.seed), loaded.game, loaded.info
     else:
         setup, info = setup_from_args(args), None

@@ -231,6 +231,10 @@ class TableInfo:
     scenario_name: str | None = None
     log_title: bool = True
     """The table logs ``scenario: TITLE`` after building a scenario game (``GameSetup``)."""
+    prompting: dict = field(default_factory=dict)
+    """When the table stops for each person (*Stop for…*, ``TableController.prompting``)."""
+    phase_pass: dict = field(default_factory=dict)
+    """*Pass for the rest of this phase*: name -> [round, phase serial, history length when it was asked]."""
 
     @classmethod
     def of(cls, setup, game: Game) -> "TableInfo":
@@ -241,7 +245,8 @@ class TableInfo:
             name = Path(setup.scenario).name
         return cls(names=list(game.state.player_names), decks=list(setup.decks), computer=list(setup.computer),
                    levels=dict(getattr(setup, "levels", None) or {}), ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
-                   modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name)
+                   modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name,
+                   prompting=dict(getattr(setup, "prompting", None) or {}))
 
     @property
     def mode(self) -> str:
@@ -260,7 +265,9 @@ class TableInfo:
     def cut(self, length: int) -> "TableInfo":
         """The info of the same game cut back to ``length`` answers (undo)."""
         modes = [m for m in self.modes if m[0] <= length] or self.modes[:1]
-        return TableInfo(**{**self.__dict__, "modes": [list(m) for m in modes]})
+        passes = {n: list(p) for n, p in self.phase_pass.items() if p[2] < length}  # its answer is kept
+        return TableInfo(**{**self.__dict__, "modes": [list(m) for m in modes], "prompting": dict(self.prompting),
+                            "phase_pass": passes})
 
     def setup(self, seed: int | None = None):
         from app.dialogs import GameSetup
@@ -268,13 +275,14 @@ class TableInfo:
         return GameSetup(names=list(self.names), decks=list(self.decks) or ["practice:stark"] * len(self.names),
                          computer=list(self.computer), levels=dict(self.levels), ruleset=self.ruleset,
                          mode=self.modes[0][1], seed=seed,
-                         privacy=self.privacy, scenario=None)
+                         privacy=self.privacy, scenario=None, prompting=dict(self.prompting))
 
     def to_json(self) -> dict:
         return {"version": TABLE_VERSION, "names": self.names, "decks": self.decks, "computer": self.computer,
                 "ruleset": self.ruleset, "privacy": self.privacy, "prompt_all": self.prompt_all,
                 "modes": self.modes, "viewer": self.viewer, "scenario": self.scenario_text,
-                "scenario_name": self.scenario_name, "log_title": self.log_title, "levels": self.levels}
+                "scenario_name": self.scenario_name, "log_title": self.log_title, "levels": self.levels,
+                "prompting": self.prompting, "phase_pass": self.phase_pass}
 
 
 # ---------------------------------------------------------------------------
@@ -463,6 +471,15 @@ def _check_table(table: dict, fail) -> None:
             raise fail(f"damaged: its table's {key} is not text")
     if table.get("levels") is not None and not isinstance(table["levels"], dict):
         raise fail("damaged: its table's levels are not a mapping")
+    prompting = table.get("prompting")
+    if prompting is not None and not (isinstance(prompting, dict) and len(prompting) <= 8 and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in prompting.items())):
+        raise fail("damaged: its table's prompting is not a mapping of names to settings")
+    passes = table.get("phase_pass")
+    if passes is not None and not (isinstance(passes, dict) and len(passes) <= 8 and all(
+            isinstance(k, str) and isinstance(v, list) and len(v) == 3 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in v) for k, v in passes.items())):
+        raise fail("damaged: its table's phase_pass is not a mapping of names to [round, phase, answer]")
 
 
 def _info_of(data: dict) -> TableInfo:
@@ -493,7 +510,9 @@ def _info_of(data: dict) -> TableInfo:
                      modes=[list(m) for m in modes], viewer=table.get("viewer"),
                      scenario_text=text if isinstance(text, str) else None,
                      scenario_name=table.get("scenario_name"), log_title=bool(table.get("log_title", True)),
-                     levels={str(k): str(v) for k, v in (table.get("levels") or {}).items()})
+                     levels={str(k): str(v) for k, v in (table.get("levels") or {}).items()},
+                     prompting=dict(table.get("prompting") or {}),
+                     phase_pass={k: list(v) for k, v in (table.get("phase_pass") or {}).items()})
 
 
 def _needed_keys(setup: dict) -> list[str]:
@@ -589,7 +608,8 @@ class Session:
         """Autosave ``game`` if it changed since the last autosave. Returns True if it wrote."""
         if self.autosave is None:
             return False
-        mark = (len(game.history), self.info.mode)
+        mark = (len(game.history), self.info.mode, repr(sorted(self.info.prompting.items())),
+                repr(sorted(self.info.phase_pass.items())))  # a changed setting is autosaved too
         if mark == self.saved and not force or self.new_game and not game.history:
             return False
         self.info.viewer = viewer

@@ -842,3 +842,53 @@ def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_gam
     saves.release_autosave(loaded.slot)
     plain = main.parse_args([])
     assert main.conflict(loaded.info, main.setup_from_args(plain), main.asked_for(plain)) is None
+
+
+def test_pass_for_the_rest_of_the_phase_is_kept_by_an_undo_of_a_later_answer(table, qtbot):
+    """Issue 22: a player's *Pass for the rest of this phase* outlives the undo of an answer given after it
+    (the game is rebuilt; the setting is part of the table's record), and goes with the undo of its own."""
+    window, ui = table(seed=5)
+    ctl = window.controller
+    st = ui.game.state
+    found = False
+    for _ in range(20):  # a phase where another answer follows the pass for the phase
+        ui.advance(lambda d: ctl.optional_window(d) and not d.only_pass)
+        ui.take_seat()
+        me, where, at = ctl.viewer, (st.round, st.phase_serial), len(ui.game.history)
+        ui.press("pass-phase")
+        while (st.round, st.phase_serial) == where and not found:
+            found = any(n != me and i not in ctl.auto_at
+                        for i, (n, _) in enumerate(ui.game.history[at + 1:], start=at + 1))
+            if not found:
+                ui.take_seat()
+                ui.enter(ui.simple_answer())
+        if found:
+            break
+    assert found and (st.round, st.phase_serial) == where
+    window.undo()
+    ctl = window.controller
+    assert len(ctl.game.history) > at and ctl.phase_pass.get(me) == where
+    assert window.session.info.cut(at).phase_pass == {}  # undoing the pass itself forgets it
+
+
+def test_stop_for_and_pass_for_the_phase_survive_a_crash(qtbot, data_home):
+    """Issue 22: the per-player *Stop for…* setting and *Pass for the rest of this phase* are in the autosave,
+    so the recovered table stops for each person as before."""
+    window = window_with_autosave(qtbot, data_home, privacy=False, seed=5)
+    ctl = window.controller
+    ctl.submit({"pass": True}) or ctl.submit(ctl.decision.options[0])
+    window.prompting_actions[("Bob", "never")].trigger()
+    data = json.loads((data_home / saves.AUTOSAVE_NAME).read_text())
+    assert data["table"]["prompting"] == {"Bob": "never"}  # written when changed, not only at the next answer
+    for _ in range(300):  # to an optional window of a person: he passes for the rest of the phase
+        d = ctl.decision
+        if ctl.optional_window(d) and not d.only_pass and ctl.my_turn():
+            break
+        any(ctl.submit(answer) for answer in RandomPlayer(7, pass_bias=0.5).candidates(ctl.game, d))
+    me, st = ctl.viewer, ctl.game.state
+    assert ctl.pass_phase()
+    loaded = saves.read_save(data_home / saves.AUTOSAVE_NAME)  # what recovery after kill -9 opens
+    again = TableWindow(loaded.info.setup(), game=loaded.game, info=loaded.info, computer_delay_ms=0)
+    qtbot.addWidget(again)
+    assert again.controller.prompting_of("Bob") == "never" and again.controller.prompting_of("Alice") == "legal"
+    assert again.controller.phase_pass.get(me) == (st.round, st.phase_serial)
