@@ -85,6 +85,8 @@ class TableController(QObject):
         """History positions of the passes the table gave for a player (undo skips them)."""
         self.phase_pass: dict[str, tuple[int, int]] = {}
         """Players passing the optional windows of one phase: name -> (round, phase serial)."""
+        self.phase_pass_at: dict[str, int] = {}
+        """The history length when each of them asked it (an undo of that answer forgets it)."""
         self.auto_passes = 0
         """Decisions passed for the players by their prompting setting (they are in the history)."""
         self.handovers = 0
@@ -214,6 +216,7 @@ class TableController(QObject):
             return False
         st = self.game.state
         self.phase_pass[self.viewer] = (st.round, st.phase_serial)
+        self.phase_pass_at[self.viewer] = len(self.game.history)
         return self.pass_()
 
     def _auto_pass(self) -> None:

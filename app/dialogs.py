@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QSpinBox, QVBoxLayout, QWidget)
 
 from app.controller import PROMPTING
+from engine.decisions import names_problem
 from engine.game import Game, Options
 
 PRACTICE = ("practice:stark", "practice:lannister")
@@ -131,11 +132,8 @@ class GameSetup:
         """What is wrong with the settings (for the dialog), or None."""
         if not 2 <= len(self.names) <= 4:
             return "First edition is played by 2 to 4 players."
-        if any(not n.strip() for n in self.names):
-            return "Every player needs a name."
-        if len(set(self.names)) != len(self.names):
-            return "Each player needs a different name."
-        return None
+        problem = names_problem(self.names)  # the one check of names (engine.decisions.name_problem)
+        return problem[0].upper() + problem[1:] + "." if problem else None
 
 
 def fixed_deck_names() -> list[str]:

@@ -141,8 +141,12 @@ class TableWindow(QMainWindow):
         self.controller = controller or TableController(game, computers=computers,
                                                         privacy=self.session.info.privacy,
                                                         computer_delay_ms=self.computer_delay_ms,
-                                                        prompting=getattr(setup, "prompting", None), parent=self)
+                                                        prompting=self.session.info.prompting, parent=self)
         self.controller.setParent(self)
+        if controller is None:  # Pass for the rest of this phase, as the game kept it (undo, recovery)
+            for name, (rnd, serial, at) in self.session.info.phase_pass.items():
+                self.controller.phase_pass[name] = (rnd, serial)
+                self.controller.phase_pass_at[name] = at
         self.controller.seat_for(viewer, hidden)
         self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
         self.rounds = goldfish_rounds(game)
@@ -265,7 +269,7 @@ class TableWindow(QMainWindow):
                 act.setCheckable(True)
                 act.setChecked(ctl.prompting_of(name) == key)
                 act.setActionGroup(group)
-                act.triggered.connect(lambda _=False, n=name, k=key: self.controller.set_prompting(n, k))
+                act.triggered.connect(lambda _=False, n=name, k=key: self._set_prompting(n, k))
                 self.prompting_actions[(name, key)] = act
         menu.setEnabled(bool(ctl.humans))
 
@@ -557,7 +561,21 @@ class TableWindow(QMainWindow):
                                       QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def _set_prompting(self, name: str, policy: str) -> None:
+        self.controller.set_prompting(name, policy)
+        self._autosave()  # the setting is part of the game's record (recovery keeps it)
+
+    def _note_settings(self) -> None:
+        """Copy the players' table settings (*Stop for…*, *Pass for the rest of this phase*) into the
+        game's record, so undo, saves and the autosave keep them."""
+        ctl = self.controller
+        if self.session is None or ctl is None:
+            return
+        self.session.info.prompting = dict(ctl.prompting)
+        self.session.info.phase_pass = {n: [*p, ctl.phase_pass_at.get(n, 0)] for n, p in ctl.phase_pass.items()}
+
     def _autosave(self) -> None:
+        self._note_settings()
         if self.session is not None and self.session.checkpoint(self.controller.game, self.controller.viewer):
             return
         if self.session is not None and self.session.error:
@@ -584,6 +602,8 @@ class TableWindow(QMainWindow):
             ctl.say("Nothing to undo.", "info")
             return False
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        self._note_settings()
+        held = ctl.phase_pass
         try:
             while True:
                 info = self.session.info.cut(keep)
@@ -591,6 +611,7 @@ class TableWindow(QMainWindow):
                 d = again.pending
                 # back to a question the table would pass again for its player (his prompting setting;
                 # a save opened since keeps no record of those passes): go further back
+                ctl.phase_pass = {n: (p[0], p[1]) for n, p in info.phase_pass.items()}  # as kept by the undo
                 if d is None or not ctl.skips(d, again):
                     break
                 auto.add(keep)
@@ -602,6 +623,7 @@ class TableWindow(QMainWindow):
             ctl.say(f"Undo failed: {err}", "refused")
             return False
         finally:
+            ctl.phase_pass = held
             QApplication.restoreOverrideCursor()
         self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
         self.controller.auto_at = {i for i in auto if i < keep}
@@ -620,6 +642,7 @@ class TableWindow(QMainWindow):
     def save_to(self, path: str | Path) -> bool:
         """Save the game (all its answers: a save of a finished game is its replay)."""
         self.session.info.viewer = self.controller.viewer
+        self._note_settings()
         try:
             seconds = saves.write_save(path, self.controller.game, self.session.info, indent=1)
         except OSError as err:
@@ -713,7 +736,8 @@ class TableWindow(QMainWindow):
         """The same decks and seats, shuffled again: a new seed (a scenario starts at its position again)."""
         game = self.controller.game
         info = self.session.info
-        fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None})
+        fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None,
+                                   "phase_pass": {}})
         spec = dict(game.setup_spec)
         seed = None
         if "decks" in spec:

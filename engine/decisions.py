@@ -268,6 +268,44 @@ class MapOf(Shape):
 
 ID, NUMBER, FLAG, TRUE, NONE = CardId(), Number(), Flag(), TrueOnly(), Nothing()
 NAME = Word("a player's name", "player names")
+"""Every name ``name_problem`` accepts fits it: a game started with accepted names is never stuck."""
+MAX_NAME = 100
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a player's name, or None. The one check of a name, made where names are
+    entered (``maester --names``, the New Game dialog, scenario files, saves): 1 to ``MAX_NAME``
+    characters, not only spaces, every one visible (no control or invisible formatting character such
+    as ESC, BEL, U+200F or U+202E: the answers that name the player would not fit ``NAME``)."""
+    if not isinstance(name, str):
+        return f"a player's name is text, not {_kind(name)}"
+    if not name.strip():
+        return "a player's name cannot be empty or only spaces"
+    if len(name) > MAX_NAME:
+        return f"the player's name {shown(name, 30)} is {len(name)} characters long; a name is at most {MAX_NAME}"
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        import unicodedata
+
+        what = unicodedata.name(bad, "").lower()
+        return (f"the player's name {shown(name, 40)} contains U+{ord(bad):04X}{f' ({what})' if what else ''}, "
+                f"a control or invisible character; use letters, digits, spaces and punctuation")
+    return None
+
+
+def names_problem(names: Any) -> str | None:
+    """``name_problem`` of each of a game's player names, and that they differ; None when they are fine."""
+    if not isinstance(names, (list, tuple)):
+        return "the player names are a list"
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            return problem
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        return f"two players are named {shown(twice, 40)}: each player needs a different name"
+    return None
+
 WORD = Word()
 TEXT = Word("text of up to 200 printable characters", "texts")
 IDS = ListOf(ID)

@@ -273,13 +273,16 @@ class Game:
         return answer
 
     def end_by_free_move(self) -> None:
-        """Advise mode: a free move may decide the game (15 power, five Doomed cards)."""
+        """Advise mode: a free move may decide the game (15 power, five Doomed cards), or already has
+        (a manual tool checks victory itself): the game ends as after an answer, with no open decision."""
         try:
             self.check_victory()
             self.check_doomed()
         except GameEnded:
+            pass
+        if self.state.winner is not None:
             self.pending = None
-            self.result = GameOver(self.state.winner or "draw", self.state.log[-1])
+            self.result = GameOver(self.state.winner, self.state.log[-1])
 
     def constant_table(self) -> dict:
         """The table of values that read the structure (``engine.state.Version.s``) and the constants

@@ -26,7 +26,7 @@ from cards.yamlio import load_yaml_file
 from engine import triggers
 from engine.abilities import parse_abilities
 from engine.builder import StateBuilder
-from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, shown
+from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, name_problem, shown
 from engine.explain import RULES
 from engine.game import Game, Options
 from engine.state import PHASES
@@ -78,7 +78,6 @@ MAX_CARDS = 5000
 MAX_DUPLICATES = 10
 MAX_NUMBER = 1_000_000
 """The largest gold, power, round ... a scenario may give."""
-MAX_NAME = 100
 
 
 class ScenarioError(Exception):
@@ -292,9 +291,10 @@ class _Loader:
         if not isinstance(players, dict) or not 2 <= len(players) <= 4:
             raise ScenarioError(0, "start.players: a mapping of 2 to 4 players")
         for n in players:
-            if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or not n.isprintable():
-                raise ScenarioError(0, f"start.players: a player's name is text of 1 to {MAX_NAME} characters "
-                                       f"(no control characters), got {str(n)[:40]!r}{_where(players, n)}; put the name in quotes")
+            problem = name_problem(n)
+            if problem:
+                quote = "" if isinstance(n, str) else "; put the name in quotes"  # 1, null, true...
+                raise ScenarioError(0, f"start.players: {problem}{_where(players, n)}{quote}")
         names = list(players)
         phase = start.get("phase", "setup")
         if phase not in PHASES:

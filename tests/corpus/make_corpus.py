@@ -455,6 +455,27 @@ def make_corpus(root: Path) -> list[Case]:
     add("save/folder", "save", "maester", ["--offscreen", "--no-autosave", "--open", d / "saves",
                                            "--screenshot", root / "shot.png"], mention="saves")
 
+    # ------------------------------------------------------------------ player names with control or invisible
+    # characters: refused where they are entered (engine.decisions.name_problem), never a stuck game
+    def renamed(data: dict, old: str, new: str) -> dict:
+        setup = data["setup"]
+        decks = {new if n == old else n: dk for n, dk in setup["decks"].items()}
+        return {**data, "setup": {**setup, "decks": decks, "seats": list(decks)},
+                "history": [[new if p == old else p, a] for p, a in data["history"]]}
+
+    for tag, bad in (("rlm", "Al\u200fice"), ("rtl-override", "\u202eBob"), ("escape", ESC + "Bob"),
+                     ("bell", "Bob\x07"), ("zero-width", "Ca\u200brol")):
+        char = next(ch for ch in bad if not ch.isprintable())
+        add(f"option/names-{tag}", "options", "maester", ["--offscreen", "--no-autosave", "--names", bad, "Carol",
+                                                          "--autoplay", "30"], mention="--names", forbid=[char])
+        save(f"seat-name-{tag}", renamed(good, "alice", bad), forbid=[char])
+        scen(f"player-name-{tag}", SCENARIO_OK.replace("    bob:", f"    {json.dumps(bad)}:"), via="run",
+             forbid=[char])
+    add("option/names-twice", "options", "maester", ["--offscreen", "--no-autosave", "--names", "Bob", "Bob",
+                                                     "--autoplay", "30"], mention="--names")
+    add("option/names-unicode-ok", "options", "maester", ["--offscreen", "--no-autosave", "--names", "Zo\u00eb",
+                                                          "\u674e\u767d", "--autoplay", "30"], expect="ok")
+
     # ------------------------------------------------------------------ the pool cache (beside a practice deck)
     def cache(name, content, expect="ok", **kw):
         cases.append(Case(f"cache/{name}", "pool cache", "deck", ["check", str(PRACTICE_DECK)], expect,
