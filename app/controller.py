@@ -200,7 +200,7 @@ class TableController(QObject):
         if not d.can_pass:
             return False
         policy = self.prompting_of(d.player)
-        if d.only_pass and policy != "always":
+        if d.only_pass_or_untimed and policy != "always":
             return True
         if not self.optional_window(d):
             return False
@@ -423,7 +423,7 @@ class TableController(QObject):
         played = 0
         while played < count:
             d = self.decision
-            if d is not None and d.only_pass:  # skipped at the table: not counted
+            if d is not None and d.only_pass_or_untimed:  # skipped at the table: not counted
                 self.game.answer(d.player, {"pass": True})
                 continue
             if d is None or (stop_at and d.kind == stop_at):

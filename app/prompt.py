@@ -353,6 +353,8 @@ class PromptBar(QFrame):
         self.buttons: dict[str, QPushButton | QToolButton] = {}
         self._reusable: dict[str, QPushButton] = {}
         self._key: tuple | None = None
+        self._untimed_at: tuple | None = None
+        """Where "Use a card by hand…" was opened (``_answer_point``): open until the next answer."""
         """The content key of the bar as built (``content_key``); None: build it at the next refresh."""
         self.picker: InfluencePicker | None = None
         self.setObjectName("PromptBar")
@@ -631,11 +633,38 @@ class PromptBar(QFrame):
                          "phase ends (your own marshalling turn and challenges still stop for you)")
 
     # -- card text by hand -------------------------------------------------------------------
+    def untimed_options(self) -> list[dict]:
+        """Uses by hand whose timing could not be read (``engine.manual.split_untimed``) the viewer may
+        start now: legal in every window, so they sit behind "Use a card by hand…"."""
+        ctl = self.controller
+        d = ctl.decision
+        found = d.context.get("by_hand_untimed") if d is not None and ctl.my_turn() else None
+        return list(found) if isinstance(found, list) else []
+
+    def _answer_point(self) -> tuple:
+        """Which decision of which game the viewer answers now (it changes with every answer)."""
+        g = self.controller.game
+        return id(g.state), len(g.history), self.controller.viewer
+
+    def show_untimed(self) -> None:
+        """Open "Use a card by hand…": one button per use whose timing could not be read."""
+        self._untimed_at = self._answer_point()
+        self._key = None
+        self.refresh()
+
     def _by_hand_buttons(self) -> None:
-        """One button per paragraph the viewer may use by hand now (saves: one per card saved)."""
+        """One button per paragraph the viewer may use by hand now (saves: one per card saved); the uses
+        whose timing could not be read behind one "Use a card by hand…" entry."""
         ctl = self.controller
         g = ctl.game
-        for opt in ctl.by_hand_options():
+        untimed = self.untimed_options()
+        shown = self._untimed_at == self._answer_point()
+        if untimed and not shown:
+            b = self._button("hand-untimed", "Use a card by hand…", self.show_untimed)
+            b.setToolTip("Cards whose timing Maester could not read from their text: use one if its text "
+                         "lets you now (" + ", ".join(dict.fromkeys(ctl.title(o["by_hand"]) for o in untimed))
+                         + ")")
+        for opt in ctl.by_hand_options() + (untimed if shown else []):
             cid, n = opt["by_hand"], opt.get("paragraph", 1)
             title = ctl.title(cid)
             ta = ctl.text_ability(opt)
