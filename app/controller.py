@@ -27,6 +27,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from cards.errors import printable
 from engine import advise, legality, manual, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
@@ -150,11 +151,12 @@ class TableController(QObject):
         return visibility.may_see(self.game, self.seat, cid)
 
     def title(self, cid) -> str:
-        """A card's name as the seat may read it ("a hidden card" when it may not see it)."""
+        """A card's name as the seat may read it ("a hidden card" when it may not see it), control
+        characters escaped (``cards.errors.printable``)."""
         if not self.may_see(cid):
             c = self.game.state.cards.get(cid)
             return "a facedown card" if c is not None and c.facedown else "a hidden card"
-        return self.game.name(cid)
+        return printable(self.game.name(cid))
 
     def note_public(self) -> None:
         """Remember the keys of the cards every seat sees now (names in the log may link to them)."""
@@ -202,7 +204,7 @@ class TableController(QObject):
         if not d.can_pass:
             return False
         policy = self.prompting_of(d.player)
-        if d.only_pass and policy != "always":
+        if d.only_pass_or_untimed and policy != "always":
             return True
         if not self.optional_window(d):
             return False
@@ -426,7 +428,7 @@ class TableController(QObject):
         played = 0
         while played < count:
             d = self.decision
-            if d is not None and d.only_pass:  # skipped at the table: not counted
+            if d is not None and d.only_pass_or_untimed:  # skipped at the table: not counted
                 self.game.answer(d.player, {"pass": True})
                 continue
             if d is None or (stop_at and d.kind == stop_at):
@@ -829,7 +831,7 @@ class TableController(QObject):
             c = g.card(cid)
             infl = g.defn(cid).influence
             if infl > 0 and not c.kneeling and not c.facedown and c.moribund is None:
-                out.append((cid, g.name(cid), infl))
+                out.append((cid, self.title(cid), infl))
         return out
 
     # -- hotkeys (OCTGN style) ------------------------------------------------------------

@@ -6,6 +6,7 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from cards.errors import printable
 from engine.game import WIN_POWER, Game
 
 
@@ -29,7 +30,7 @@ class GameOverDialog(QDialog):
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.title)
         how = re.sub(r"^R\d+ [\w ]+?: ", "", getattr(result, "reason", "") or "")  # the log line, unprefixed
-        self.how = QLabel(how)
+        self.how = QLabel(printable(how))
         self.how.setWordWrap(True)
         self.how.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.how)

@@ -33,7 +33,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--tutorial", metavar="NAME", help="open a lesson (its name or number; python -m engine.tutorial "
                                                        "lists them) or any scenario file as a tutorial")
-    ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"), default="lcg")
+    ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"),
+                    help="the rules: lcg (with Taxation) or ccg-winter; by default the era's (--era ccg: "
+                         "ccg-winter), else lcg")
     ap.add_argument("--mode", choices=("enforce", "advise"), default="enforce")
     ap.add_argument("--era", choices=("ccg", "lcg"),
                     help="only decks of this era: ccg (Winter Edition to Five Kings Edition) or lcg")

@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
+from cards.errors import printable
 
 
 class CardImageView(QWidget):
@@ -161,8 +162,10 @@ class GameLog(QTextBrowser):
 
     def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True) -> None:
         """Which card names to link (the game's pool): longest names first so none is cut short.
-        ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added)."""
+        ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added).
+        Names and lines are shown with control characters escaped (``cards.errors.printable``)."""
         self._linkable = linkable
+        names_to_keys = {printable(n): k for n, k in names_to_keys.items()}
         self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
         names = sorted(names_to_keys, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(html.escape(n, quote=False)) for n in names)) if names else None
@@ -171,7 +174,7 @@ class GameLog(QTextBrowser):
 
     def _link(self, line: str) -> str:
         # quote=False: Qt's rich text shows "&#x27;" literally, and quotes need no escaping here
-        text = html.escape(line, quote=False)
+        text = html.escape(printable(line), quote=False)
         if self._pattern is None:
             return text
 
@@ -188,7 +191,7 @@ class GameLog(QTextBrowser):
         """The key of the first card named in a log line, if any."""
         if self._pattern is None:
             return None
-        for m in self._pattern.finditer(html.escape(line, quote=False)):
+        for m in self._pattern.finditer(html.escape(printable(line), quote=False)):
             key = self._keys.get(html.unescape(m.group(0)).casefold())
             if key is not None and self._linkable(key):
                 return key

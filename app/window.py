@@ -25,6 +25,7 @@ from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
 from app.table import PILE_LABELS, TableScene, TableView
+from cards.errors import printable
 from engine.ai import make_player
 from engine.ai.goldfish import RoundTracker, goldfish_seats
 from engine.explain import Trail, explain
@@ -354,7 +355,7 @@ class TableWindow(QMainWindow):
             self._banner_timer = QTimer(self)
             self._banner_timer.setSingleShot(True)
             self._banner_timer.timeout.connect(banner.hide)
-        banner.setText(text)
+        banner.setText(printable(text))
         banner.adjustSize()
         self._centre_banner()
         banner.show()
@@ -535,7 +536,7 @@ class TableWindow(QMainWindow):
             box = self._why_box = QMessageBox(self)
             box.setWindowTitle("Why?")
             box.setModal(False)
-        box.setText(self.why_text())
+        box.setText(printable(self.why_text(), keep="\n"))
         box.show()
 
     def choose_tutorial(self) -> None:

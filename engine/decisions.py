@@ -401,7 +401,13 @@ class Decision:
 
     @property
     def only_pass(self) -> bool:
-        """True when passing is the only legal answer (the table may skip such prompts)."""
+        """True when passing is the only legal answer (the engine may skip such prompts)."""
+        return self.only_pass_or_untimed and not self.context.get("by_hand_untimed")
+
+    @property
+    def only_pass_or_untimed(self) -> bool:
+        """True when passing is the only legal answer but for uses by hand whose timing could not be read
+        (``engine.manual.split_untimed``): offered in every window, they do not make the table stop."""
         return self.can_pass and not self.options and not self.choices and not self.context.get("by_hand")
 
     def accepts_command(self, answer: dict) -> bool:

@@ -538,7 +538,7 @@ def response_step(g: Game, first: str) -> Flow:
 
         decision = Decision("response", name, "play a response", can_pass=True, checker=check,
                             options=triggers.options(g, name, step="response"),
-                            context={"by_hand": manual.options(g, name, step="response")})
+                            context=manual.split_untimed(g, manual.options(g, name, step="response")))
         answer = yield from g.ask(decision)
         if "pass" in answer:
             return False
@@ -615,10 +615,11 @@ def action_decision(g: Game, name: str, found: tuple[list[dict], list[dict]] | N
         prompt = f"marshal a card ({g.player(name).gold} gold{f' + {tokens} on cards' if tokens else ''}) " \
                  f"or pass when done"
     decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check,
-                        context={"by_hand": by_hand})
+                        context=manual.split_untimed(g, by_hand))
 
     def refresh() -> None:
-        decision.options, decision.context["by_hand"] = _action_options(g, name)
+        decision.options, by_hand_now = _action_options(g, name)
+        decision.context.update(manual.split_untimed(g, by_hand_now))
 
     decision.refresh = refresh
     return decision

@@ -12,7 +12,8 @@ effect with **manual effect tools**:
   revealed", "After you win ...") prompts its controller when its gate opens:
   resolve it by hand, or skip; a paragraph whose timing cannot be read is
   offered wherever its controller may act (player-action segments and step 5),
-  flagged as such;
+  flagged as such, apart from the others (``split_untimed``): it is a legal play,
+  but the table does not stop a player for it (``Decision.only_pass_or_untimed``);
 - step 1: the player states the costs paid by hand (``cost``: kneel, gold,
   influence with ``pay``, discard, kill, return, power) and, if the effect
   removes cards, its targets (so they can be saved in step 2);
@@ -234,6 +235,21 @@ def options(g: Game, player: str, *, step: str, event: Any = None) -> list[dict]
                 out += [dict(base, gate=i) for i in _gates(g, player, cid, ta)[:6]]
             else:
                 out.append(base)
+    return out
+
+
+def untimed(g: Game, option: dict) -> bool:
+    """Whether the paragraph a use by hand names has a timing that could not be read (``flagged``)."""
+    return any(ta.paragraph == option.get("paragraph", 1) and ta.flagged
+               for ta in text_abilities(g, option["by_hand"]))
+
+
+def split_untimed(g: Game, found: list[dict]) -> dict:
+    """A decision's context for the uses by hand ``found``: ``by_hand``, those whose timing was read, and
+    ``by_hand_untimed``, those offered everywhere because it was not."""
+    out: dict = {"by_hand": [], "by_hand_untimed": []}
+    for option in found:
+        out["by_hand_untimed" if untimed(g, option) else "by_hand"].append(option)
     return out
 
 
