@@ -212,7 +212,7 @@ def import_pool(path: str | Path, *, era: str | None = "ccg",
 def source_name(path: str | Path) -> str:
     """The name an import is kept under: the file's (or folder's) name."""
     path = Path(path)
-    return path.name or str(path)
+    return path.name or path.resolve().name or str(path)
 
 
 def _now() -> str:
