@@ -412,7 +412,8 @@ def load_sources(path: Path | None = None) -> list[ImportedSource]:
         if name in keys:
             raise damaged(f"the source {name!r} appears twice")
         keys.add(name)
-        sources.append(ImportedSource(name, where, date, report, _cached_cards(entry.get("cards"), file, damaged)))
+        cards = _cached_cards(entry.get("cards"), file, damaged)
+        sources.append(ImportedSource(name, where, date, report, cards))
     return sources
 
 
