@@ -32,6 +32,7 @@ from engine import advise, legality, manual, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
+from engine.wording import article
 
 SELECTION_KINDS = ("setup", "challenge", "defend", "stealth", "choose", "order")
 """Decisions answered by picking cards on the table, then pressing the prompt's button."""
@@ -809,7 +810,7 @@ class TableController(QObject):
                     if icon in g.icons(cid):
                         add(f"Lose the {icon} icon until the end of the phase", "modify", remove_icons=[icon])
                     else:
-                        add(f"Gain a {icon} icon until the end of the phase", "modify", add_icons=[icon])
+                        add(f"Gain {article(icon)} icon until the end of the phase", "modify", add_icons=[icon])
             add("Blank its text until the end of the phase", "modify", blank=True)
             add("Token +1", "token", amount=1)
             if c.tokens:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QW
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
 from cards.errors import printable
+from engine.wording import for_players
 
 
 class CardImageView(QWidget):
@@ -158,13 +159,17 @@ class GameLog(QTextBrowser):
         self._pattern: re.Pattern | None = None
         self._keys: dict[str, str] = {}
         self._linkable = lambda key: True
+        self._players: list[str] = []
         self.highlighted.connect(self._hover)
 
-    def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True) -> None:
+    def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True, players=()) -> None:
         """Which card names to link (the game's pool): longest names first so none is cut short.
         ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added).
-        Names and lines are shown with control characters escaped (``cards.errors.printable``)."""
+        Names and lines are shown with control characters escaped (``cards.errors.printable``), and the
+        sentences of a player called "You" in the plain form ("You place", ``engine.wording.for_players``):
+        the engine's log keeps one wording, which the goldfish summary and the banners read."""
         self._linkable = linkable
+        self._players = list(players)
         names_to_keys = {printable(n): k for n, k in names_to_keys.items()}
         self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
         names = sorted(names_to_keys, key=len, reverse=True)
@@ -205,7 +210,7 @@ class GameLog(QTextBrowser):
             self.clear()
             self._shown = 0
         for line in lines[self._shown:]:
-            body = self._link(line)
+            body = self._link(for_players(line, self._players))
             if ": advice: " in line:
                 body = f"<span class='advice'>&#9888; {body}</span>"
             self.append(body)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card
 from cards.errors import printable
 from engine import manual
+from engine.wording import for_players
 
 STEPS = ("Initiate", "Save/Cancel", "Execute", "Passives", "Responses", "End")
 """The six steps of an action window (TIM-05)."""
@@ -172,6 +173,8 @@ class WindowStepper(QWidget):
 
     def __init__(self):
         super().__init__()
+        self.names: list[str] = []
+        """The players' names (a window named after a player called "You" reads "You become active")."""
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(3)
@@ -195,7 +198,7 @@ class WindowStepper(QWidget):
             self.name.setToolTip("")
         else:
             nested = f" (+{depth} below)" if depth else ""
-            text = f"{printable(window.name)}{nested}"
+            text = f"{for_players(printable(window.name), self.names)}{nested}"
             self.name.setText(self.name.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle, 330))
             self.name.setToolTip(f"{window.kind.replace('_', ' ')} window: {text}")
         for i, lab in enumerate(self.steps, 1):
@@ -417,7 +420,8 @@ class PromptBar(QFrame):
 
     # -- messages ------------------------------------------------------------------
     def show_message(self, text: str, level: str) -> None:
-        self.msg.setText(printable(text))  # a refusal may name a card: control characters escaped
+        # a refusal may name a card (control characters escaped) and a player called "You" ("You have...")
+        self.msg.setText(for_players(printable(text), self.controller.game.state.player_names))
         style = LEVEL_STYLE.get(level, LEVEL_STYLE["info"]) + " font-size: 13px;"
         if self.msg.styleSheet() != style:
             self.msg.setStyleSheet(style)
@@ -539,13 +543,15 @@ class PromptBar(QFrame):
         self.status.setText(f"Round {st.round} \u00b7 {st.phase.capitalize()} phase{active}{fp}"
                             f" \u00b7 {ctl.mode} mode")
         d = ctl.decision
+        self.stepper.names = st.player_names
         self.stepper.set_window(*stepper_state(st, d))
         self.picks.setText("")
         if d is None:
             res = ctl.result
             who = res.winner if res else "?"
-            self.ask.setText(f"<b>Game over</b> \u2014 {'a draw' if who == 'draw' else html.escape(who) + ' wins'}."
-                             f" {html.escape(printable(res.reason)) if res else ''}")
+            outcome = "a draw" if who == "draw" else f"{html.escape(who)} wins"
+            self.ask.setText(for_players(f"<b>Game over</b> \u2014 {outcome}. "
+                                         f"{html.escape(printable(res.reason)) if res else ''}", st.player_names))
             self.row.addStretch()
             return
         name = f"<b>{html.escape(d.player)}</b>" + (" (computer)" if d.player in ctl.computers else "")
@@ -555,7 +561,7 @@ class PromptBar(QFrame):
             self.row.addStretch()
             return
         if d.player in ctl.computers:
-            self.picks.setText(f"{d.player} is thinking\u2026")
+            self.picks.setText(for_players(f"{d.player} is thinking\u2026", st.player_names))
             self.row.addStretch()
             return
         if d.player != ctl.viewer:
@@ -608,7 +614,7 @@ class PromptBar(QFrame):
         for opt in sorted(d.options, key=lambda o: seats.index(o["first_player"])
                           if o.get("first_player") in seats else len(seats)):
             name = opt["first_player"]
-            self._button(f"first-{name}", f"{name} goes first",
+            self._button(f"first-{name}", for_players(f"{name} goes first", seats),
                          lambda name=name: self.controller.choose_first_player(name), primary=True)
 
     def _build_action(self, d) -> None:

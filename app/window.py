@@ -29,6 +29,7 @@ from cards.errors import printable
 from engine.ai import make_player
 from engine.ai.goldfish import RoundTracker, goldfish_seats
 from engine.explain import Trail, explain
+from engine.wording import for_players
 
 HOTKEYS = (
     # (action, label, shortcuts): OCTGN-style keys; card actions apply to the card under the mouse.
@@ -160,7 +161,7 @@ class TableWindow(QMainWindow):
         # A name in the log links (previews) only a card every seat has seen: the log stays on the screen
         # from one seat to the next.
         self.log.set_cards({d.name: d.key for d in game.pool.values()},
-                           linkable=lambda key: key in self.controller.public_keys)
+                           linkable=lambda key: key in self.controller.public_keys, players=game.state.player_names)
 
         left = QWidget()
         col = QVBoxLayout(left)
@@ -355,7 +356,7 @@ class TableWindow(QMainWindow):
             self._banner_timer = QTimer(self)
             self._banner_timer.setSingleShot(True)
             self._banner_timer.timeout.connect(banner.hide)
-        banner.setText(printable(text))
+        banner.setText(for_players(printable(text), self.controller.game.state.player_names))
         banner.adjustSize()
         self._centre_banner()
         banner.show()
@@ -704,7 +705,7 @@ class TableWindow(QMainWindow):
         others = [p.name for p in ctl.game.state.players if not p.eliminated and p.name != ctl.viewer]
         outcome = f"{others[0]} wins." if len(others) == 1 else \
             f"{ctl.viewer} leaves the game; {', '.join(others)} play on."
-        if not self.ask("Concede", f"{ctl.viewer} concedes? {outcome}"):
+        if not self.ask("Concede", for_players(f"{ctl.viewer} concedes? {outcome}", ctl.game.state.player_names)):
             return False
         return ctl.concede()
 

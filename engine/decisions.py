@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from engine.wording import article
+
 # Which commands answer which kind of decision (scenario-format.md, "Decisions").
 COMMANDS_FOR_KIND: dict[str, tuple[str, ...]] = {
     "setup": ("setup", "pass"),
@@ -74,7 +76,7 @@ def shown(value: Any, limit: int = 60) -> str:
     text or a deep list is described, not printed)."""
     if isinstance(value, (list, tuple, dict)) and value:
         text = _repr_short(value, limit)
-        return text if text is not None else f"a {type(value).__name__} of {len(value)}"
+        return text if text is not None else f"{article(type(value).__name__)} of {len(value)}"
     return _scalar(value, limit)
 
 
@@ -90,8 +92,8 @@ def _scalar(value: Any, limit: int) -> str:
     if isinstance(value, (list, tuple, dict)):
         return repr(type(value)())  # empty
     if isinstance(value, (set, frozenset, bytes)):
-        return f"a {type(value).__name__} of {len(value)}"
-    return f"a {type(value).__name__}"
+        return f"{article(type(value).__name__)} of {len(value)}"
+    return article(type(value).__name__)
 
 
 def _repr_short(value: Any, limit: int) -> str | None:

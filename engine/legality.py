@@ -12,6 +12,7 @@ from engine.decisions import Decision, Refused, selection_checker  # noqa: F401 
 from engine.state import CHALLENGE_TYPES, Challenge
 from engine.steady import memo, steady
 from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -150,7 +151,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     if d.type == "event":
         return f"{title} is an event: play it with 'trigger', not 'marshal' (EFF-10)"
     if d.type not in ("character", "location", "attachment"):
-        return f"{title} is a {d.type} and cannot be marshalled (MAR-05)"
+        return f"{title} is {article(d.type)} and cannot be marshalled (MAR-05)"
     if x < 0:
         return "X cannot be negative (COS-08)"
     if p.limited_played and g.has_keyword(card, "limited"):
@@ -165,7 +166,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
         if problem:
             return problem
     elif attach_to is not None:
-        return f"{title} is a {d.type}: it is not played as an attachment (ATT-01)"
+        return f"{title} is {article(d.type)}: it is not played as an attachment (ATT-01)"
     cost = marshal_cost(g, name, card, x)
     if cost > g.spendable_gold(name):  # his pool and the gold tokens he may spend (Tywin Lannister)
         return _gold_message(g, name, card, cost)
@@ -261,7 +262,7 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             return f"{label} is not in {name}'s setup hand (SET-02)"
         d = g.defn(cid)
         if d.type not in ("character", "location") and not g.has_keyword(cid, "setup"):
-            return f"{d.name} is a {d.type}: only characters, locations and Setup cards are placed (SET-02/03)"
+            return f"{d.name} is {article(d.type)}: only characters, locations and Setup cards are placed (SET-02/03)"
         if d.type == "attachment" and cid not in attach:
             return f"{d.name} is an attachment: say which placed character it goes on (attach) (SET-03, ATT-01)"
         if d.unique:
@@ -347,7 +348,7 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if ctype not in CHALLENGE_TYPES:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
-        return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
+        return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
     stop = triggers.prohibited(g, name, "challenges")
     if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
         n = int(stop[1].get("max", 0))

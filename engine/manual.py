@@ -38,6 +38,7 @@ from cards.textlabels import TextAbility, read_text, triggered_words
 from engine import legality, triggers
 from engine.decisions import Decision, Refused
 from engine.state import Effect, smemo
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Flow, Game
@@ -334,7 +335,7 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
     if not _fits(ta, step, g.state.phase):
         where = {"action": "in a player-action segment", "save_cancel": "in step 2 (save/cancel)",
                  "response": "in step 5 (responses)"}.get(step, step)
-        raise Refused(f"{title}'s paragraph {n} is a {ta.describe()}: it cannot be used {where} now "
+        raise Refused(f"{title}'s paragraph {n} is {article(ta.describe())}: it cannot be used {where} now "
                       f"({'RND-05' if ta.kind == 'action' else 'TIM-06' if ta.kind in ('save', 'cancel') else 'TIM-08'})")
     for problem in (_gold_problem(g, player, cid), _limited_problem(g, player, cid, ta)):
         if problem:
@@ -368,7 +369,7 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
     out = {"by_hand": cid, "paragraph": n, "cost": cost, "targets": list(targets), "removes": removes}
     for key, only in (("save", "save_cancel"), ("cancel", "save_cancel"), ("gate", "response")):
         if key in answer and step != only:
-            raise Refused(f"by_hand: '{key}' belongs to a {'save or cancel (step 2)' if only == 'save_cancel' else 'response (step 5)'}"
+            raise Refused(f"by_hand: '{key}' belongs to {'a save or cancel (step 2)' if only == 'save_cancel' else 'a response (step 5)'}"
                           f", not to this decision (TIM-05)")
     if step == "save_cancel":
         if event is None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.decisions import name_problem
+from engine.wording import article
+
 
 
 class SaveShapeError(ValueError):
@@ -60,7 +62,7 @@ def check_answer(value: Any) -> str | None:
         elif isinstance(v, list):
             stack.extend(v)
         elif not (v is None or isinstance(v, (str, int, float, bool))):
-            return f"it holds a {type(v).__name__}"
+            return f"it holds {article(type(v).__name__)}"
     return None
 
 

@@ -30,6 +30,7 @@ from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, nam
 from engine.explain import RULES
 from engine.game import Game, Options
 from engine.state import PHASES
+from engine.wording import article
 
 MAX_ROUNDS = 50
 MAX_DECISIONS = 100_000
@@ -340,7 +341,7 @@ class _Loader:
             return value.lower(), None
         d = self.card_def(value, where)
         if d.type != "house":
-            raise ScenarioError(0, f"{where}: '{value}' is a {d.type}, not a House card")
+            raise ScenarioError(0, f"{where}: '{value}' is {article(d.type)}, not a House card")
         return (d.house[0] if d.house else "neutral"), d
 
     def _int(self, m: dict, key: str, default: int, where: str, most: int = MAX_NUMBER) -> int:

@@ -35,6 +35,7 @@ from engine.game import Game, Options
 from engine.replay import apply_history
 from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario, step_command
 from engine.state import GameState
+from engine.wording import article
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "tutorials"
 PROGRESS_NAME = "tutorials.json"
@@ -223,7 +224,7 @@ def describe_command(game: Game, cmd: dict) -> str:
     if "marshal" in cmd:
         return f"marshal {names([cmd['marshal']])}" + (" as a duplicate" if cmd.get("duplicate") else "")
     if "challenge" in cmd:
-        return f"declare a {cmd['challenge']} challenge against {cmd.get('against')} with " \
+        return f"declare {article(cmd['challenge'])} challenge against {cmd.get('against')} with " \
                f"{names(cmd.get('attackers') or [])}"
     if "defend" in cmd:
         return f"defend with {names(cmd['defend'])}" if cmd["defend"] else "declare no defenders"

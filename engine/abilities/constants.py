@@ -14,6 +14,7 @@ from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, 
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, printed_abilities, structural_text_mods
 from engine.state import Version, cards_on_the_table, effects_on, face_up_in_text_zones, smemo
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -583,8 +584,8 @@ def attachment_restriction_problem(g: Game, attachment: int, host: int, player: 
         return problem
     types = host_types(g, attachment)
     if g.card_type(host) not in types:
-        return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
-                f"{g.name(host)} is a {g.card_type(host)}")
+        return (f"{g.name(attachment)} can only be attached to {article(' or '.join(types))} (ATT-01); "
+                f"{g.name(host)} is {article(g.card_type(host))}")
     for ab in abilities(g, attachment):
         if ab.attach_to is not None:
             ctx = Ctx(attachment, player, ab)

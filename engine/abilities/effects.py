@@ -14,6 +14,7 @@ from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchem
 from engine.abilities.selectors import select
 from engine.state import Effect
 from engine.uniqueness import copies_in_play, unique_problem
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -192,7 +193,7 @@ def _gain_gold(g, e, arg, ctx):
 def _describe_modify(e: dict) -> str:
     parts = ["loses its text box"] if e.get("blank") else []
     if e.get("become"):
-        parts.append(f"becomes a {e['become']}")
+        parts.append(f"becomes {article(e['become'])}")
     if e.get("strength"):
         parts.append(f"{int(e['strength']):+d} STR")
     for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
@@ -1154,7 +1155,7 @@ def pay_challenge_tolls(g: Game, player: str, challenge_type: str) -> None:
         if v and v["payer"] == player and v["type"] == challenge_type:
             n = g.spend_gold(player, min(g.spendable_gold(player), int(v["gold"])))  # gold tokens too
             g.player(v["to"]).gold += n
-            g.log(f"{player} pays {n} gold to {v['to']} for initiating a {challenge_type} challenge "
+            g.log(f"{player} pays {n} gold to {v['to']} for initiating {article(challenge_type)} challenge "
                   f"({g.name(eff.source)})")
 
 
@@ -1223,7 +1224,7 @@ def _name_card(g: Game, e: dict, arg: Any, ctx: Ctx):
     titles = sorted({d.name for d in g.pool.values() if d.type == arg})
     if not titles:
         return False
-    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a {arg} card", titles, 1, 1, f"a {arg} title")
+    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name {article(arg)} card", titles, 1, 1, f"{article(arg)} title")
     by_title = d.checker
     d.checker = lambda a: by_title({"choose": [g.name(c) if isinstance(c, int) and c in g.state.cards else c
                                                for c in a.get("choose") or []]} if isinstance(a.get("choose"), list) else a)

@@ -90,3 +90,33 @@ def test_card_names_with_control_characters_are_shown_escaped(qtbot, tmp_path):
     if os.environ.get("MAESTER_SHOTS"):
         window.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "control-characters.png"))
     window.close()
+
+
+def test_a_player_called_you_reads_right_at_the_table(table):
+    """The goldfish and "Play this deck" seat is called "You": the table says "You go first", "You are chosen at
+    random", "You place…", its refusals "You have…"; the card tools say "Gain an intrigue icon"."""
+    window, ui = table(seed=3, names=("You", "Bob"), mode="advise", privacy=False)
+    ctl, g = window.controller, ui.game
+    log = window.log.toPlainText()
+    assert "is chosen at random" not in log.replace("Bob is chosen", "")
+    d = ui.decision
+    assert d.kind == "setup"
+    while d.kind == "setup":
+        if d.player == "You":
+            pick = next(c for c in d.choices if g.card_type(c) == "character" and "intrigue" not in g.icons(c))
+            ui.enter({"setup": [pick]})
+        else:
+            ui.enter({"pass": True})
+        d = ui.decision
+    ui.advance(lambda d: d.kind == "first_player")
+    if ui.decision.player == "You":
+        assert window.prompt.buttons["first-You"].text() == "You go first"
+    log = window.log.toPlainText()
+    assert "You place" in log and "You places" not in log
+    ctl.viewer = "You"
+    ctl.say(f"{'You'} is asked: choose the first player. You has no such card", "refused")
+    assert window.prompt.msg.text() == "You are asked: choose the first player. You have no such card"
+    mine = next(c for c in g.state.cards if g.card(c).zone == "in_play" and g.card(c).controller == "You"
+                and g.card_type(c) == "character" and "intrigue" not in g.icons(c))
+    labels = [label for label, *_ in ctl.card_actions(mine)]
+    assert "Gain an intrigue icon until the end of the phase" in labels, labels
