@@ -37,6 +37,9 @@ def window_with_autosave(qtbot, home: Path, **setup) -> TableWindow:
     base = dict(seed=3, names=["Alice", "Bob"], decks=["practice:stark", "practice:lannister"])
     base.update(setup)
     window = TableWindow(GameSetup(**base), computer_delay_ms=0, autosave=home / saves.AUTOSAVE_NAME)
+    from conftest import no_question
+
+    window.ask = no_question
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
@@ -108,7 +111,15 @@ def test_undo_into_another_players_decision_asks_that_player(table, qtbot):
     assert window.privacy.isVisible() and window.privacy.player == other
     ui.take_seat()
     assert window.controller.viewer == other and not window.controller.hands_hidden
-    press_undo(window, qtbot)  # the other player undoes the first one's answer
+    asked = []
+    window.ask = lambda title, q: asked.append(q) or False
+    press_undo(window, qtbot)  # the other player undoes the first one's answer: its owner says no
+    assert asked == [f"{other} asks to take back {answered_by}'s answer. {answered_by}, do you accept?"]
+    assert snapshot(window.controller.game) == snapshot(game) != before and window.controller.viewer == other
+    assert f"Not undone: {answered_by} keeps the answer." in window.prompt.msg.text()
+    window.ask = lambda title, q: asked.append(q) or True
+    press_undo(window, qtbot)  # ... and now accepts (issue 22)
+    assert len(asked) == 2
     assert snapshot(window.controller.game) == before
     ctl = window.controller
     assert ctl.decision.player == answered_by
