@@ -903,3 +903,29 @@ def test_stop_for_and_pass_for_the_phase_survive_a_crash(qtbot, data_home):
     qtbot.addWidget(again)
     assert again.controller.prompting_of("Bob") == "never" and again.controller.prompting_of("Alice") == "legal"
     assert again.controller.phase_pass.get(me) == (st.round, st.phase_serial)
+
+
+@pytest.mark.parametrize("table, said", [
+    ({"names": ["Carol", "Dave"]}, "its table section names the players Carol, Dave, but the game's seats are "
+                                   "Alice, Bob"),
+    ({"names": ["Bob", "Alice"]}, "names the players Bob, Alice, but the game's seats are Alice, Bob"),
+    ({"computer": ["Carol"]}, "names the computer seat Carol, but the game's seats are Alice, Bob"),
+])
+def test_a_table_save_whose_names_are_not_its_seats_is_refused_clearly(table, said, tmp_path, capsys):
+    """Issue 22: it opened silently, its computer seats naming nobody."""
+    from app.main import main
+
+    game = GameSetup(seed=3).build()
+    for _ in range(3):
+        d = game.advance()
+        game.answer(d.player, d.options[0] if d.options else {"pass": True})
+    path = tmp_path / "game.json"
+    saves.write_save(path, game, saves.TableInfo(names=["Alice", "Bob"]))
+    data = json.loads(path.read_text())
+    data["table"].update(table)
+    _write(path, data)
+    with pytest.raises(DataError) as err:
+        saves.read_save(path)
+    assert said in str(err.value) and str(err.value).startswith(f"{path}: damaged: ")
+    assert main(["--offscreen", "--no-autosave", "--open", str(path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert said in capsys.readouterr().err
