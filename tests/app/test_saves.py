@@ -837,19 +837,19 @@ def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_gam
     from app import main
 
     data_home.mkdir(parents=True)
-    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # alice vs bob, both people
-    args = main.parse_args(["--names", "alice", "bob", "--computer", "Bob:strong"])
+    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # Alice vs Bob, both people
+    args = main.parse_args(["--computer", "Bob:strong"])
     wanted, asked = main.setup_from_args(args), main.asked_for(args)
-    assert wanted.computer == ["bob"] and wanted.levels == {"bob": "strong"}
+    assert wanted.computer == ["Bob"] and wanted.levels == {"Bob": "strong"}
     assert main._offer_resume(True, wanted, asked) is None
     err = capsys.readouterr().err
-    assert "is not resumed: it is played with no computer seat, and --computer asks for bob (strong)" in err
+    assert "is not resumed: it is played with no computer seat, and --computer asks for Bob (strong)" in err
     assert hotseat.exists() and isinstance(saves.find_recovery(data_home), saves.Recovery)
     data = json.loads(hotseat.read_text())  # the same game, Bob played by the strong computer
-    data["table"] = {"version": 1, "names": ["alice", "bob"], "computer": ["bob"], "levels": {"bob": "strong"}}
+    data["table"].update(computer=["Bob"], levels={"Bob": "strong"})
     _write(hotseat, data)
     loaded = main._offer_resume(True, wanted, asked)
-    assert loaded.info.computer == ["bob"] and loaded.info.levels == {"bob": "strong"}
+    assert loaded.info.computer == ["Bob"] and loaded.info.levels == {"Bob": "strong"}
     saves.release_autosave(loaded.slot)
     plain = main.parse_args([])
     assert main.conflict(loaded.info, main.setup_from_args(plain), main.asked_for(plain)) is None
@@ -929,3 +929,21 @@ def test_a_table_save_whose_names_are_not_its_seats_is_refused_clearly(table, sa
     assert said in str(err.value) and str(err.value).startswith(f"{path}: damaged: ")
     assert main(["--offscreen", "--no-autosave", "--open", str(path), "--screenshot", str(tmp_path / "x.png")]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_what_the_command_line_asks_decides_which_autosaved_games_are_offered():
+    from app import main
+
+    info = saves.TableInfo(names=["Ann", "Ben", "Cy"], decks=["practice:stark"] * 3, computer=["Cy"],
+                           levels={"Cy": "strong"})
+
+    def why(*argv):
+        args = main.parse_args(list(argv))
+        return main.conflict(info, main.setup_from_args(args), main.asked_for(args))
+
+    assert why() is None and why("--players", "3") is None and why("--computer", "cy:strong", "--players", "3") is None
+    assert why("--players", "4") == "it is a game of 3 players, not 4"
+    assert why("--computer", "Cy", "--players", "3").startswith("it is played with Cy (strong), and --computer asks "
+                                                               "for Cy (")
+    assert why("--names", "Ann", "Ben", "Dee") == "its players are Ann, Ben, Cy, not Ann, Ben, Dee"
+    assert why("--goldfish", "practice:stark") is not None
