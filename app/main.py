@@ -291,12 +291,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def asked_for(args: argparse.Namespace) -> set[str]:
-    """What the command line asks of the game's seats: ``computer``, ``names``, ``decks``."""
+    """What the command line asks of the game's seats: ``computer``, ``names``, ``players`` (how many),
+    ``decks``."""
     asked = set()
     if args.computer or args.goldfish:
         asked.add("computer")
-    if args.names or args.players != 2 or args.goldfish:
+    if args.names or args.goldfish:
         asked.add("names")
+    if args.players != 2:
+        asked.add("players")
     if args.deck or args.goldfish:
         asked.add("decks")
     return asked
@@ -309,20 +312,21 @@ def conflict(info, setup: GameSetup, asked: set[str]) -> str | None:
     if info is None:
         return None
 
-    def seats(names, computer, levels) -> str:
+    def seats(computer, levels) -> str:
         from engine.ai import level_name
 
-        played = [f"{n} ({level_name(levels.get(n))})" for n in names if n in computer]
-        return ", ".join(played) or "no computer seat"
+        return ", ".join(f"{n} ({level_name(levels.get(n))})" for n in computer) or "no computer seat"
 
     if "computer" in asked:
         theirs = {n.casefold(): info.levels.get(n, "heuristic") for n in info.computer}
         mine = {n.casefold(): setup.levels.get(n, "heuristic") for n in setup.computer}
         if theirs != mine:
-            return (f"it is played with {seats(info.names, info.computer, info.levels)}, and --computer asks "
-                    f"for {seats(setup.names, setup.computer, setup.levels)}")
+            return (f"it is played with {seats(info.computer, info.levels)}, and --computer asks "
+                    f"for {seats(setup.computer, setup.levels)}")
     if "names" in asked and [n.casefold() for n in info.names] != [n.casefold() for n in setup.names]:
         return f"its players are {', '.join(info.names)}, not {', '.join(setup.names)}"
+    if "players" in asked and len(info.names) != len(setup.names):
+        return f"it is a game of {len(info.names)} players, not {len(setup.names)}"
     if "decks" in asked and info.decks and list(info.decks) != list(setup.decks):
         return "it is played with other decks than --deck asks for"
     return None

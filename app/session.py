@@ -576,6 +576,13 @@ def read_save(path: str | Path, pool: Any = None) -> Loaded:
             raise DataError(f"its scenario does not load: step {err.step}: {err.reason}", file=file,
                             hint=OPEN_HINT) from None
         raise DataError(f"damaged: {type(err).__name__}: {err}".rstrip(": "), file=file, hint=OPEN_HINT) from None
+    seats = list(game.state.player_names)
+    if info.names and list(info.names) != seats or any(n not in seats for n in info.computer):
+        what = (f"the players {', '.join(info.names)}" if list(info.names) != seats else
+                f"the computer seat{'s' if len(info.computer) > 1 else ''} {', '.join(info.computer)}")
+        raise DataError(f"damaged: its table section names {what}, but the game's seats are {', '.join(seats)}",
+                        file=file, hint="open another save, or the autosave; a save without its table section "
+                                        "opens with the game's seats")
     warning = None
     digest = data.get("digest")
     if digest and game.state.digest() != digest:

@@ -594,7 +594,8 @@ class TableWindow(QMainWindow):
 
     def undo(self) -> bool:
         """Undo the last answer of a person at this screen (and the computer answers after it):
-        the game is rebuilt from its start and its earlier answers. Into another player's
+        the game is rebuilt from its start and its earlier answers. Another person's answer is
+        taken back only if he accepts (hotseat, ``_others_accept_undo``). Into another player's
         decision, the privacy screen asks for that player."""
         ctl = self.controller
         game = ctl.game
@@ -627,12 +628,35 @@ class TableWindow(QMainWindow):
         finally:
             ctl.phase_pass = held
             QApplication.restoreOverrideCursor()
+        if not self._others_accept_undo(game.history, keep, auto):
+            return False
         self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
         self.controller.auto_at = {i for i in auto if i < keep}
         d = self.controller.decision
         if d is not None:
             self.controller.say(f"Undone \u2014 back to {d.player}: {d.prompt}.", "info")
             self.prompt.refresh()
+        return True
+
+    def _others_accept_undo(self, history: list, keep: int, auto: set[int]) -> bool:
+        """Hotseat with the privacy screen: an undo that takes back another person's answer asks that
+        person first. The one who pressed it is the last to take the seat (while the screen is covered for
+        the next player, still the one who had it). Without the privacy screen no seat is taken: the
+        players share the open table and nobody is asked. True when everyone asked accepts."""
+        ctl = self.controller
+        if not ctl.privacy or len(ctl.humans) < 2:
+            return True
+        presser = ctl.viewer
+        owners = []
+        for i in range(keep, len(history)):
+            name = history[i][0]
+            if name in ctl.humans and i not in auto and name != presser and name not in owners:
+                owners.append(name)
+        for name in owners:
+            if not self.ask("Undo", f"{presser} asks to take back {name}'s answer. {name}, do you accept?"):
+                ctl.say(f"Not undone: {name} keeps the answer.", "info")
+                self.prompt.refresh()
+                return False
         return True
 
     def save_game(self) -> None:

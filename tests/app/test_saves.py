@@ -37,6 +37,9 @@ def window_with_autosave(qtbot, home: Path, **setup) -> TableWindow:
     base = dict(seed=3, names=["Alice", "Bob"], decks=["practice:stark", "practice:lannister"])
     base.update(setup)
     window = TableWindow(GameSetup(**base), computer_delay_ms=0, autosave=home / saves.AUTOSAVE_NAME)
+    from conftest import no_question
+
+    window.ask = no_question
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
@@ -108,7 +111,15 @@ def test_undo_into_another_players_decision_asks_that_player(table, qtbot):
     assert window.privacy.isVisible() and window.privacy.player == other
     ui.take_seat()
     assert window.controller.viewer == other and not window.controller.hands_hidden
-    press_undo(window, qtbot)  # the other player undoes the first one's answer
+    asked = []
+    window.ask = lambda title, q: asked.append(q) or False
+    press_undo(window, qtbot)  # the other player undoes the first one's answer: its owner says no
+    assert asked == [f"{other} asks to take back {answered_by}'s answer. {answered_by}, do you accept?"]
+    assert snapshot(window.controller.game) == snapshot(game) != before and window.controller.viewer == other
+    assert f"Not undone: {answered_by} keeps the answer." in window.prompt.msg.text()
+    window.ask = lambda title, q: asked.append(q) or True
+    press_undo(window, qtbot)  # ... and now accepts (issue 22)
+    assert len(asked) == 2
     assert snapshot(window.controller.game) == before
     ctl = window.controller
     assert ctl.decision.player == answered_by
@@ -826,19 +837,19 @@ def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_gam
     from app import main
 
     data_home.mkdir(parents=True)
-    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # alice vs bob, both people
-    args = main.parse_args(["--names", "alice", "bob", "--computer", "Bob:strong"])
+    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # Alice vs Bob, both people
+    args = main.parse_args(["--computer", "Bob:strong"])
     wanted, asked = main.setup_from_args(args), main.asked_for(args)
-    assert wanted.computer == ["bob"] and wanted.levels == {"bob": "strong"}
+    assert wanted.computer == ["Bob"] and wanted.levels == {"Bob": "strong"}
     assert main._offer_resume(True, wanted, asked) is None
     err = capsys.readouterr().err
-    assert "is not resumed: it is played with no computer seat, and --computer asks for bob (strong)" in err
+    assert "is not resumed: it is played with no computer seat, and --computer asks for Bob (strong)" in err
     assert hotseat.exists() and isinstance(saves.find_recovery(data_home), saves.Recovery)
     data = json.loads(hotseat.read_text())  # the same game, Bob played by the strong computer
-    data["table"] = {"version": 1, "names": ["alice", "bob"], "computer": ["bob"], "levels": {"bob": "strong"}}
+    data["table"].update(computer=["Bob"], levels={"Bob": "strong"})
     _write(hotseat, data)
     loaded = main._offer_resume(True, wanted, asked)
-    assert loaded.info.computer == ["bob"] and loaded.info.levels == {"bob": "strong"}
+    assert loaded.info.computer == ["Bob"] and loaded.info.levels == {"Bob": "strong"}
     saves.release_autosave(loaded.slot)
     plain = main.parse_args([])
     assert main.conflict(loaded.info, main.setup_from_args(plain), main.asked_for(plain)) is None
@@ -892,3 +903,47 @@ def test_stop_for_and_pass_for_the_phase_survive_a_crash(qtbot, data_home):
     qtbot.addWidget(again)
     assert again.controller.prompting_of("Bob") == "never" and again.controller.prompting_of("Alice") == "legal"
     assert again.controller.phase_pass.get(me) == (st.round, st.phase_serial)
+
+
+@pytest.mark.parametrize("table, said", [
+    ({"names": ["Carol", "Dave"]}, "its table section names the players Carol, Dave, but the game's seats are "
+                                   "Alice, Bob"),
+    ({"names": ["Bob", "Alice"]}, "names the players Bob, Alice, but the game's seats are Alice, Bob"),
+    ({"computer": ["Carol"]}, "names the computer seat Carol, but the game's seats are Alice, Bob"),
+])
+def test_a_table_save_whose_names_are_not_its_seats_is_refused_clearly(table, said, tmp_path, capsys):
+    """Issue 22: it opened silently, its computer seats naming nobody."""
+    from app.main import main
+
+    game = GameSetup(seed=3).build()
+    for _ in range(3):
+        d = game.advance()
+        game.answer(d.player, d.options[0] if d.options else {"pass": True})
+    path = tmp_path / "game.json"
+    saves.write_save(path, game, saves.TableInfo(names=["Alice", "Bob"]))
+    data = json.loads(path.read_text())
+    data["table"].update(table)
+    _write(path, data)
+    with pytest.raises(DataError) as err:
+        saves.read_save(path)
+    assert said in str(err.value) and str(err.value).startswith(f"{path}: damaged: ")
+    assert main(["--offscreen", "--no-autosave", "--open", str(path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_what_the_command_line_asks_decides_which_autosaved_games_are_offered():
+    from app import main
+
+    info = saves.TableInfo(names=["Ann", "Ben", "Cy"], decks=["practice:stark"] * 3, computer=["Cy"],
+                           levels={"Cy": "strong"})
+
+    def why(*argv):
+        args = main.parse_args(list(argv))
+        return main.conflict(info, main.setup_from_args(args), main.asked_for(args))
+
+    assert why() is None and why("--players", "3") is None and why("--computer", "cy:strong", "--players", "3") is None
+    assert why("--players", "4") == "it is a game of 3 players, not 4"
+    assert why("--computer", "Cy", "--players", "3").startswith("it is played with Cy (strong), and --computer asks "
+                                                               "for Cy (")
+    assert why("--names", "Ann", "Ben", "Dee") == "its players are Ann, Ben, Cy, not Ann, Ben, Dee"
+    assert why("--goldfish", "practice:stark") is not None

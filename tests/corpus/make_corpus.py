@@ -437,6 +437,9 @@ def make_corpus(root: Path) -> list[Case]:
     save("table-names-number", {**good, "table": {"version": 1, "names": 5}}, call_expect="ok")
     save("table-scenario-number", {**good, "table": {"version": 1, "scenario": 5}}, call_expect="ok")
     save("table-not-object", {**good, "table": [1]}, call_expect="ok")
+    save("table-names-not-seats", {**good, "table": {"version": 1, "names": ["carol", "dave"]}}, call_expect="ok")
+    save("table-computer-not-a-seat", {**good, "table": {"version": 1, "names": ["alice", "bob"],
+                                                         "computer": ["carol"]}}, call_expect="ok")
     save("options-list", {**good, "options": [1]})
     save("format-wrong", {**good, "format": "x"})
     save("version-text", {**good, "version": "1"})
