@@ -28,7 +28,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from cards.errors import printable
-from engine import advise, legality, manual, visibility
+from engine import advise, legality, manual, triggers, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
@@ -702,8 +702,14 @@ class TableController(QObject):
         return raw if isinstance(raw, dict) else {}
 
     def influence_needed(self, option: dict) -> int:
-        cost = self.ability(option).get("cost") or {}
-        return int(cost.get("influence", 0)) if isinstance(cost, dict) else 0
+        """The influence the option's ability costs now: its printed cost less any reduction waiting
+        for it (``reduce_influence``, COS-12)."""
+        g, cid, n = self.game, option.get("trigger"), option.get("ability", 1)
+        found = triggers.abilities(g, cid) if cid in g.state.cards else []
+        if not isinstance(n, int) or not 1 <= n <= len(found):
+            return 0
+        return triggers.influence_cost(g, self.decision.player if self.decision else g.card(cid).controller,
+                                       cid, found[n - 1])
 
     def request_trigger(self, option: dict) -> None:
         """Trigger now, or first ask for influence when the ability costs some."""

@@ -731,16 +731,21 @@ class Game:
         self.discard_illegal_attachments()
         if self.end_conflict() is None:  # else the first player orders them (flow.ordered_end, WIN-06)
             self.check_doomed()
-            self.check_victory()  # power that stops being cancelled as a card leaves (Melisandre) wins now
+            if marked:  # power that counts again as a card leaves (Melisandre) wins at once (WIN-01)
+                self.check_victory()
 
     def end_conflict(self) -> tuple[list[str], list[str]] | None:
         """(players with 15 power, players with five Doomed cards in the dead pile) when a win and an
         elimination condition hold at once (WIN-06, C-10: the first player orders them); else None."""
         if self.state.winner is not None:
             return None
+        held = self.__dict__.get("_doomed_checked")  # nobody is doomed while the dead piles stay (check_doomed)
+        if held is not None and held[0] == Version.s and held[1] is self.state:
+            return None
         living = self.state.clockwise_from(self.first_player)
         doomed = [n for n in living if self.doomed_in_dead(n) >= DOOMED_TO_ELIMINATE]
         if not doomed:
+            self.__dict__["_doomed_checked"] = (Version.s, self.state)
             return None
         winners = [n for n in living if self.total_power(n) >= WIN_POWER]
         return (winners, doomed) if winners else None

@@ -541,3 +541,28 @@ def test_an_era_implies_its_rules_unless_the_player_chooses_others(qtbot):
     dialog = NewGameDialog(None, GameSetup(seed=9, era="ccg", ruleset="lcg"))
     qtbot.addWidget(dialog)
     assert dialog.ruleset_chosen and dialog.setup().ruleset == "lcg"
+
+
+def test_the_influence_picker_asks_for_the_influence_left_after_a_reduction(qtbot):
+    """issue 22: an influence cost reduced (reduce_influence, COS-12) is what the table asks the player to kneel."""
+    from pathlib import Path
+
+    from app.controller import TableController
+    from engine.game import Options
+    from engine.scenario import load_scenario
+
+    path = Path(__file__).resolve().parent.parent / "scenarios" / "rules" / "cos-12-an-influence-cost-reduced.yaml"
+    sc = load_scenario(path, Options(prompt_all=False))
+    game = sc.game
+    ctl = TableController(game, privacy=False)
+
+    def to_alices_action():
+        while game.advance().player != "alice" or game.advance().kind != "action":
+            game.answer(game.advance().player, {"pass": True})
+
+    to_alices_action()
+    writ, counsel = sc.labels["writ1"], sc.labels["counsel"]
+    assert ctl.influence_needed({"trigger": writ, "ability": 1}) == 2
+    game.answer("alice", {"trigger": counsel, "ability": 1, "targets": [], "pay": [], "x": 0})
+    to_alices_action()
+    assert ctl.influence_needed({"trigger": writ, "ability": 1}) == 1
