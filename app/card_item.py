@@ -22,6 +22,7 @@ from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QImage, QImageReader, Q
                            QPainter, QPainterPath, QPen, QPixmap, QTextOption, QTransform)
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
+from cards.errors import printable
 from engine.abilities.render import card_text
 
 CARD_W = 110
@@ -103,15 +104,23 @@ class CardFace:
 
     @classmethod
     def of(cls, defn, **runtime) -> "CardFace":
-        """A face from a ``cards.model.CardDef`` plus runtime facts (power, kneeling...)."""
+        """A face from a ``cards.model.CardDef`` plus runtime facts (power, kneeling...). Every text of the
+        card data is shown escaped (``cards.errors.printable``, as ``cards.pool show`` prints it): a control
+        character or a bidirectional override in a name cannot reverse or hide what the table shows."""
         cost = "" if defn.cost is None else ("X" if defn.cost_x else str(defn.cost))
-        fields = dict(key=defn.key, name=defn.name, type=defn.type, house=tuple(defn.house),
+        fields = dict(key=defn.key, name=printable(defn.name), type=defn.type, house=tuple(defn.house),
                       unique=defn.unique, cost=cost, strength=defn.strength, printed_strength=defn.strength,
-                      icons=frozenset(defn.icons), traits=tuple(defn.traits), keywords=tuple(defn.keywords),
-                      text=defn.text, income=defn.income, initiative=defn.initiative, claim=defn.claim,
-                      influence=defn.influence, doomed=defn.doomed, english=card_text(defn),
-                      text_lang=defn.text_lang)
+                      icons=frozenset(defn.icons), traits=tuple(printable(t) for t in defn.traits),
+                      keywords=tuple(printable(k) for k in defn.keywords),
+                      text=printable(defn.text, keep="\n\t") if defn.text else defn.text,
+                      income=defn.income, initiative=defn.initiative, claim=defn.claim,
+                      influence=defn.influence, doomed=defn.doomed,
+                      english=printable(card_text(defn), keep="\n"), text_lang=defn.text_lang)
         fields.update(runtime)
+        if "keywords" in runtime:
+            fields["keywords"] = tuple(printable(k) for k in runtime["keywords"])
+        if runtime.get("note"):
+            fields["note"] = printable(runtime["note"])
         return cls(**fields)
 
     @property

@@ -27,10 +27,12 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine import advise, legality, manual, visibility
+from cards.errors import printable
+from engine import advise, legality, manual, triggers, visibility
 from engine.decisions import Decision, GameOver, Refused
 from engine.game import Game
 from engine.players import RandomPlayer
+from engine.wording import article
 
 SELECTION_KINDS = ("setup", "challenge", "defend", "stealth", "choose", "order")
 """Decisions answered by picking cards on the table, then pressing the prompt's button."""
@@ -85,6 +87,8 @@ class TableController(QObject):
         """History positions of the passes the table gave for a player (undo skips them)."""
         self.phase_pass: dict[str, tuple[int, int]] = {}
         """Players passing the optional windows of one phase: name -> (round, phase serial)."""
+        self.phase_pass_at: dict[str, int] = {}
+        """The history length when each of them asked it (an undo of that answer forgets it)."""
         self.auto_passes = 0
         """Decisions passed for the players by their prompting setting (they are in the history)."""
         self.handovers = 0
@@ -148,11 +152,12 @@ class TableController(QObject):
         return visibility.may_see(self.game, self.seat, cid)
 
     def title(self, cid) -> str:
-        """A card's name as the seat may read it ("a hidden card" when it may not see it)."""
+        """A card's name as the seat may read it ("a hidden card" when it may not see it), control
+        characters escaped (``cards.errors.printable``)."""
         if not self.may_see(cid):
             c = self.game.state.cards.get(cid)
             return "a facedown card" if c is not None and c.facedown else "a hidden card"
-        return self.game.name(cid)
+        return printable(self.game.name(cid))
 
     def note_public(self) -> None:
         """Remember the keys of the cards every seat sees now (names in the log may link to them)."""
@@ -200,7 +205,7 @@ class TableController(QObject):
         if not d.can_pass:
             return False
         policy = self.prompting_of(d.player)
-        if d.only_pass and policy != "always":
+        if d.only_pass_or_untimed and policy != "always":
             return True
         if not self.optional_window(d):
             return False
@@ -214,6 +219,7 @@ class TableController(QObject):
             return False
         st = self.game.state
         self.phase_pass[self.viewer] = (st.round, st.phase_serial)
+        self.phase_pass_at[self.viewer] = len(self.game.history)
         return self.pass_()
 
     def _auto_pass(self) -> None:
@@ -423,7 +429,7 @@ class TableController(QObject):
         played = 0
         while played < count:
             d = self.decision
-            if d is not None and d.only_pass:  # skipped at the table: not counted
+            if d is not None and d.only_pass_or_untimed:  # skipped at the table: not counted
                 self.game.answer(d.player, {"pass": True})
                 continue
             if d is None or (stop_at and d.kind == stop_at):
@@ -696,8 +702,14 @@ class TableController(QObject):
         return raw if isinstance(raw, dict) else {}
 
     def influence_needed(self, option: dict) -> int:
-        cost = self.ability(option).get("cost") or {}
-        return int(cost.get("influence", 0)) if isinstance(cost, dict) else 0
+        """The influence the option's ability costs now: its printed cost less any reduction waiting
+        for it (``reduce_influence``, COS-12)."""
+        g, cid, n = self.game, option.get("trigger"), option.get("ability", 1)
+        found = triggers.abilities(g, cid) if cid in g.state.cards else []
+        if not isinstance(n, int) or not 1 <= n <= len(found):
+            return 0
+        return triggers.influence_cost(g, self.decision.player if self.decision else g.card(cid).controller,
+                                       cid, found[n - 1])
 
     def request_trigger(self, option: dict) -> None:
         """Trigger now, or first ask for influence when the ability costs some."""
@@ -804,7 +816,7 @@ class TableController(QObject):
                     if icon in g.icons(cid):
                         add(f"Lose the {icon} icon until the end of the phase", "modify", remove_icons=[icon])
                     else:
-                        add(f"Gain a {icon} icon until the end of the phase", "modify", add_icons=[icon])
+                        add(f"Gain {article(icon)} icon until the end of the phase", "modify", add_icons=[icon])
             add("Blank its text until the end of the phase", "modify", blank=True)
             add("Token +1", "token", amount=1)
             if c.tokens:
@@ -826,7 +838,7 @@ class TableController(QObject):
             c = g.card(cid)
             infl = g.defn(cid).influence
             if infl > 0 and not c.kneeling and not c.facedown and c.moribund is None:
-                out.append((cid, g.name(cid), infl))
+                out.append((cid, self.title(cid), infl))
         return out
 
     # -- hotkeys (OCTGN style) ------------------------------------------------------------

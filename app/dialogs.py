@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QSpinBox, QVBoxLayout, QWidget)
 
 from app.controller import PROMPTING
+from engine.decisions import names_problem
 from engine.game import Game, Options
 
 PRACTICE = ("practice:stark", "practice:lannister")
@@ -17,6 +18,13 @@ PRACTICE = ("practice:stark", "practice:lannister")
 GOLDFISH = "goldfish"
 """The deck choice of a goldfish seat: no cards at all (``engine.ai.goldfish``)."""
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave")
+ERA_RULESET = {"ccg": "ccg-winter", "lcg": "lcg"}
+"""The rules an era's decks are played under unless the player chooses others."""
+
+
+def ruleset_for(era: str | None, chosen: str | None = None) -> str:
+    """The ruleset of a game: the one chosen, else the era's (``ERA_RULESET``), else LCG."""
+    return chosen or ERA_RULESET.get(era or "", "lcg")
 
 
 @dataclass
@@ -35,7 +43,8 @@ class GameSetup:
     computer: list[str] = field(default_factory=list)
     levels: dict[str, str] = field(default_factory=dict)
     """Each computer seat's level (``engine.ai.LEVELS``: random, heuristic, strong); heuristic when absent."""
-    ruleset: str = "lcg"
+    ruleset: str | None = None
+    """``lcg`` or ``ccg-winter``; None: the era's (``ERA_RULESET``), else LCG."""
     mode: str = "enforce"
     seed: int | None = None
     privacy: bool = True
@@ -44,6 +53,9 @@ class GameSetup:
     """A scenario file: the table opens at its position (its players and cards), not with decks."""
     prompting: dict[str, str] = field(default_factory=dict)
     """When the table stops for each person (``app.controller.PROMPTING``; ``legal`` when absent)."""
+
+    def __post_init__(self) -> None:
+        self.ruleset = ruleset_for(self.era, self.ruleset)
 
     def build(self) -> Game:
         """The game, from these settings; a bad deck or scenario file raises ``cards.errors.DataError``."""
@@ -131,11 +143,8 @@ class GameSetup:
         """What is wrong with the settings (for the dialog), or None."""
         if not 2 <= len(self.names) <= 4:
             return "First edition is played by 2 to 4 players."
-        if any(not n.strip() for n in self.names):
-            return "Every player needs a name."
-        if len(set(self.names)) != len(self.names):
-            return "Each player needs a different name."
-        return None
+        problem = names_problem(self.names)  # the one check of names (engine.decisions.name_problem)
+        return problem[0].upper() + problem[1:] + "." if problem else None
 
 
 def fixed_deck_names() -> list[str]:
@@ -229,6 +238,11 @@ class NewGameDialog(QDialog):
         for era, what in ERAS.items():
             self.era.addItem(f"{era.upper()}: {what}", era)
         form.addRow("Cards", self.era)
+        self.ruleset.setObjectName("ruleset")
+        self.ruleset_chosen = False
+        """True once the player picked the rules himself: choosing an era then leaves them alone."""
+        self.ruleset.activated.connect(lambda _i: setattr(self, "ruleset_chosen", True))
+        self.era.currentIndexChanged.connect(self._era_changed)
         self.mode = QComboBox()
         self.mode.addItem("Enforce: illegal moves are refused", "enforce")
         self.mode.addItem("Advise: move freely, the engine warns", "advise")
@@ -268,10 +282,17 @@ class NewGameDialog(QDialog):
             row.level.setCurrentIndex(max(0, row.level.findData(setup.levels.get(name, "heuristic"))))
             row.prompting.setCurrentIndex(max(0, row.prompting.findData(
                 setup.prompting.get(name, setup.prompting.get("*", "legal")))))
-        self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
         self.era.setCurrentIndex(max(0, self.era.findData(setup.era)))
+        self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(setup.ruleset)))
+        self.ruleset_chosen = setup.ruleset != ruleset_for(setup.era)  # rules other than the era's stay
         self.mode.setCurrentIndex(max(0, self.mode.findData(setup.mode)))
         self.privacy.setChecked(setup.privacy)
+
+    def _era_changed(self, _index: int) -> None:
+        """An era implies its rules (a CCG era: CCG Winter Edition), unless the player chose the rules."""
+        era = self.era.currentData()
+        if era and not self.ruleset_chosen:
+            self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(ruleset_for(era))))
 
     def _seats_changed(self, n: int) -> None:
         for i, row in enumerate(self.rows):

@@ -6,7 +6,9 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from cards.errors import printable
 from engine.game import WIN_POWER, Game
+from engine.wording import for_players
 
 
 class GameOverDialog(QDialog):
@@ -24,12 +26,12 @@ class GameOverDialog(QDialog):
         result = game.advance()
         winner = getattr(result, "winner", st.winner) or "draw"
         box = QVBoxLayout(self)
-        self.title = QLabel("A draw" if winner == "draw" else f"{winner} wins")
+        self.title = QLabel("A draw" if winner == "draw" else for_players(f"{winner} wins", st.player_names))
         self.title.setStyleSheet("font-size: 26px; font-weight: bold; color: #7a1414;")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.title)
         how = re.sub(r"^R\d+ [\w ]+?: ", "", getattr(result, "reason", "") or "")  # the log line, unprefixed
-        self.how = QLabel(how)
+        self.how = QLabel(printable(how))  # a log line: its wording is the engine's (Game.log)
         self.how.setWordWrap(True)
         self.how.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.how)

@@ -33,7 +33,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--scenario", metavar="PATH", help="open a scenario file's position (its players and cards)")
     ap.add_argument("--tutorial", metavar="NAME", help="open a lesson (its name or number; python -m engine.tutorial "
                                                        "lists them) or any scenario file as a tutorial")
-    ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"), default="lcg")
+    ap.add_argument("--ruleset", choices=("lcg", "ccg-winter"),
+                    help="the rules: lcg (with Taxation) or ccg-winter; by default the era's (--era ccg: "
+                         "ccg-winter), else lcg")
     ap.add_argument("--mode", choices=("enforce", "advise"), default="enforce")
     ap.add_argument("--era", choices=("ccg", "lcg"),
                     help="only decks of this era: ccg (Winter Edition to Five Kings Edition) or lcg")
@@ -63,6 +65,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         from app.dialogs import GOLDFISH
 
         you = (args.names or ["You"])[0]
+        _check_names([you])
         other = "Goldfish" if you.casefold() != "goldfish" else "Fish"
         return GameSetup(names=[you, other], decks=[args.goldfish, GOLDFISH], computer=[other],
                          levels={other: "random"}, ruleset=args.ruleset, mode=args.mode, era=args.era,
@@ -71,6 +74,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     names = list(args.names or DEFAULT_NAMES[:args.players])
     if len(names) != args.players and args.names:
         args.players = len(names)
+    _check_names(names)
     decks = [args.deck[i] if i < len(args.deck) else PRACTICE[i % 2] for i in range(len(names))]
     computer, levels = parse_computers(args.computer, names)
     return GameSetup(names=names, decks=decks, computer=computer, levels=levels, ruleset=args.ruleset,
@@ -78,6 +82,15 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
                      seed=args.seed if args.seed is not None else (0 if args.screenshot else None),
                      privacy=not args.no_privacy, scenario=args.scenario,
                      prompting=parse_prompting(args.prompt, names, strict=not args.scenario))
+
+
+def _check_names(names: list[str]) -> None:
+    """``--names``: the one check of player names (``engine.decisions.names_problem``), or exit saying why."""
+    from engine.decisions import names_problem
+
+    problem = names_problem(names)
+    if problem:
+        raise SystemExit(f"maester: --names: {problem}")
 
 
 def parse_computers(items: list[str], names: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -203,20 +216,34 @@ def main(argv: list[str] | None = None) -> int:
     headless = bool(args.screenshot)
     # --autoplay N with no window to look at (offscreen) and no screenshot: play N decisions, then exit
     batch = bool(args.autoplay) and not headless and os.environ.get("QT_QPA_PLATFORM") == "offscreen"
-    autosave = None if headless or batch or args.no_autosave else saves.autosave_path()
-    if autosave is not None:
-        saves.clean_orphans(autosave.parent)  # temporary files a killed Maester left behind
+    autosaving = not (headless or batch or args.no_autosave)
+    folder = saves.data_dir()
+    no_autosave = saves.folder_problem(folder) if autosaving else None
+    if no_autosave:
+        print(f"maester: {no_autosave}", file=sys.stderr)
+        autosaving = False
+    if autosaving:
+        saves.clean_orphans(folder)  # temporary files a killed Maester left behind
     loaded = None
     try:
         if args.open:
             loaded = saves.read_save(args.open)
-        elif autosave is not None and not args.no_resume and not args.scenario:
-            loaded = _offer_resume(args.resume)
+        elif autosaving and not args.no_resume and not args.scenario:
+            loaded = _offer_resume(args.resume, setup_from_args(args), asked_for(args))
     except DataError as err:
         print(f"maester: {err}", file=sys.stderr)
         if args.open:
             return 2
+    autosave = None
+    if autosaving:  # this table's own autosave: no other running table writes it (app/session.py)
+        autosave = loaded.slot if loaded is not None and loaded.slot else saves.claim_autosave(folder)
+        if autosave is None:
+            no_autosave = (f"{saves.SLOTS} other tables are autosaving in {folder}; this game is not autosaved "
+                           f"(close one of them, or set MAESTER_HOME to another folder)")
+            print(f"maester: {no_autosave}", file=sys.stderr)
     if loaded is not None:
+        if args.prompt:  # asked on the command line: it replaces the settings the game was saved with
+            loaded.info.prompting = parse_prompting(args.prompt, loaded.info.names, strict=False)
         setup, game, info = loaded.info.setup(seed=loaded.game.state.seed), loaded.game, loaded.info
     else:
         setup, info = setup_from_args(args), None
@@ -239,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     if loaded is not None and loaded.warning:
         print(f"maester: {loaded.warning}", file=sys.stderr)
         window.controller.say(loaded.warning, "warning")
+    if no_autosave:
+        window.controller.say(no_autosave[0].upper() + no_autosave[1:] + ".", "warning")
     if args.autoplay:
         played = window.controller.autoplay(args.autoplay, stop_at=args.stop_at, seed=setup.seed or 0)
         print(f"maester: autoplay answered {played} decisions; {_where(window)}")
@@ -261,36 +290,90 @@ def main(argv: list[str] | None = None) -> int:
     return app.exec()
 
 
-def _offer_resume(without_asking: bool):
-    """The autosaved game if it is unfinished and the player wants it back ("Resume the game from
-    <time>?"); declined, it is kept as ``autosave-previous.json``."""
+def asked_for(args: argparse.Namespace) -> set[str]:
+    """What the command line asks of the game's seats: ``computer``, ``names``, ``players`` (how many),
+    ``decks``."""
+    asked = set()
+    if args.computer or args.goldfish:
+        asked.add("computer")
+    if args.names or args.goldfish:
+        asked.add("names")
+    if args.players != 2:
+        asked.add("players")
+    if args.deck or args.goldfish:
+        asked.add("decks")
+    return asked
+
+
+def conflict(info, setup: GameSetup, asked: set[str]) -> str | None:
+    """How an autosaved game (its ``TableInfo``) differs from what the command line asked for (``setup``,
+    ``asked``: ``asked_for``), or None: such a game is not offered, so *Yes* never drops a computer seat,
+    a name or a deck the player asked for."""
+    if info is None:
+        return None
+
+    def seats(computer, levels) -> str:
+        from engine.ai import level_name
+
+        return ", ".join(f"{n} ({level_name(levels.get(n))})" for n in computer) or "no computer seat"
+
+    if "computer" in asked:
+        theirs = {n.casefold(): info.levels.get(n, "heuristic") for n in info.computer}
+        mine = {n.casefold(): setup.levels.get(n, "heuristic") for n in setup.computer}
+        if theirs != mine:
+            return (f"it is played with {seats(info.computer, info.levels)}, and --computer asks "
+                    f"for {seats(setup.computer, setup.levels)}")
+    if "names" in asked and [n.casefold() for n in info.names] != [n.casefold() for n in setup.names]:
+        return f"its players are {', '.join(info.names)}, not {', '.join(setup.names)}"
+    if "players" in asked and len(info.names) != len(setup.names):
+        return f"it is a game of {len(info.names)} players, not {len(setup.names)}"
+    if "decks" in asked and info.decks and list(info.decks) != list(setup.decks):
+        return "it is played with other decks than --deck asks for"
+    return None
+
+
+def _offer_resume(without_asking: bool, wanted: GameSetup | None = None, asked: set[str] = frozenset()):
+    """The autosaved game the player wants back, its autosave slot taken for this table, or None.
+    Every unfinished game no running table holds is offered, the latest first ("Resume the game from
+    <time>?"), except one that conflicts with what the command line asked for (``conflict``): that one
+    is said and kept for a later start. A declined game is kept as ``autosave-previous.json``."""
     from PySide6.QtWidgets import QMessageBox
 
     from app import session as saves
     from cards.errors import DataError
 
-    found = saves.find_recovery()
-    if isinstance(found, DataError):
-        print(f"maester: {found}", file=sys.stderr)
-        if not without_asking and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
-            QMessageBox.warning(None, "Maester", f"The autosave could not be read and was set aside:\n{found}")
-        return None
-    if found is None:
-        return None
-    if not without_asking:
-        box = QMessageBox(QMessageBox.Icon.Question, "Maester", found.question)
-        box.setInformativeText(f"{found.summary}.\nNo starts a new game; the old one is kept as "
-                               f"{saves.PREVIOUS_NAME} (Game \u25b8 Open\u2026).")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        box.setDefaultButton(QMessageBox.StandardButton.Yes)
-        if box.exec() != QMessageBox.StandardButton.Yes:
-            saves.set_aside()
-            return None
-    try:
-        return saves.read_save(found.path)
-    except DataError:
-        os.replace(found.path, found.path.with_name(saves.DAMAGED_NAME))  # kept, not overwritten
-        raise
+    interactive = not without_asking and os.environ.get("QT_QPA_PLATFORM") != "offscreen"
+    for found in saves.find_recoveries():
+        if isinstance(found, DataError):
+            print(f"maester: {found}", file=sys.stderr)
+            if interactive:
+                QMessageBox.warning(None, "Maester", f"An autosave could not be read:\n{found}")
+            continue
+        why = conflict(found.info, wanted, asked) if wanted is not None else None
+        if why:
+            print(f"maester: the game from {found.when} ({found.summary}) is not resumed: {why}; it stays in "
+                  f"{found.path} for a start that does not ask otherwise", file=sys.stderr)
+            continue
+        if not without_asking:
+            box = QMessageBox(QMessageBox.Icon.Question, "Maester", found.question)
+            box.setInformativeText(f"{found.summary}.\nNo: it is kept as {saves.PREVIOUS_NAME} "
+                                   f"(Game \u25b8 Open\u2026).")
+            box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            box.setDefaultButton(QMessageBox.StandardButton.Yes)
+            if box.exec() != QMessageBox.StandardButton.Yes:
+                saves.set_aside(path=found.path)
+                continue
+        if saves.claim_autosave(found.path.parent, found.path) is None:
+            continue  # another table has just taken it up
+        try:
+            loaded = saves.read_save(found.path)
+        except DataError:
+            saves.release_autosave(found.path)
+            saves.set_aside(path=found.path, name=saves.DAMAGED_NAME)  # kept, never overwriting another
+            raise
+        loaded.slot = found.path
+        return loaded
+    return None
 
 
 def _tutorial(app, args: argparse.Namespace) -> int:

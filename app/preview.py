@@ -14,7 +14,9 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
+from cards.errors import printable
 from engine.abilities.render import MARK
+from engine.wording import for_players
 
 LANGUAGES = {"": "English", "en": "English", "fr": "French"}
 
@@ -206,12 +208,18 @@ class GameLog(QTextBrowser):
         self._pattern: re.Pattern | None = None
         self._keys: dict[str, str] = {}
         self._linkable = lambda key: True
+        self._players: list[str] = []
         self.highlighted.connect(self._hover)
 
-    def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True) -> None:
+    def set_cards(self, names_to_keys: dict[str, str], linkable=lambda key: True, players=()) -> None:
         """Which card names to link (the game's pool): longest names first so none is cut short.
-        ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added)."""
+        ``linkable(key)`` says whether a name may link now (a line's links are fixed when it is added).
+        Names and lines are shown with control characters escaped (``cards.errors.printable``), and the
+        sentences of a player called "You" in the plain form ("You place", ``engine.wording.for_players``):
+        the engine's log keeps one wording, which the goldfish summary and the banners read."""
         self._linkable = linkable
+        self._players = list(players)
+        names_to_keys = {printable(n): k for n, k in names_to_keys.items()}
         self._keys = {n.casefold(): k for n, k in names_to_keys.items()}
         names = sorted(names_to_keys, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(html.escape(n, quote=False)) for n in names)) if names else None
@@ -220,7 +228,7 @@ class GameLog(QTextBrowser):
 
     def _link(self, line: str) -> str:
         # quote=False: Qt's rich text shows "&#x27;" literally, and quotes need no escaping here
-        text = html.escape(line, quote=False)
+        text = html.escape(printable(line), quote=False)
         if self._pattern is None:
             return text
 
@@ -237,7 +245,7 @@ class GameLog(QTextBrowser):
         """The key of the first card named in a log line, if any."""
         if self._pattern is None:
             return None
-        for m in self._pattern.finditer(html.escape(line, quote=False)):
+        for m in self._pattern.finditer(html.escape(printable(line), quote=False)):
             key = self._keys.get(html.unescape(m.group(0)).casefold())
             if key is not None and self._linkable(key):
                 return key
@@ -251,7 +259,7 @@ class GameLog(QTextBrowser):
             self.clear()
             self._shown = 0
         for line in lines[self._shown:]:
-            body = self._link(line)
+            body = self._link(for_players(line, self._players))
             if ": advice: " in line:
                 body = f"<span class='advice'>&#9888; {body}</span>"
             self.append(body)

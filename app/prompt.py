@@ -10,6 +10,7 @@ Refusals and advise-mode warnings appear on its message line.
 """
 from __future__ import annotations
 
+import html
 from collections import OrderedDict
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
@@ -18,7 +19,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel
                                QSizePolicy, QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card
+from cards.errors import printable
 from engine import manual
+from engine.wording import for_players
 
 STEPS = ("Initiate", "Save/Cancel", "Execute", "Passives", "Responses", "End")
 """The six steps of an action window (TIM-05)."""
@@ -170,6 +173,8 @@ class WindowStepper(QWidget):
 
     def __init__(self):
         super().__init__()
+        self.names: list[str] = []
+        """The players' names (a window named after a player called "You" reads "You become active")."""
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(3)
@@ -193,9 +198,9 @@ class WindowStepper(QWidget):
             self.name.setToolTip("")
         else:
             nested = f" (+{depth} below)" if depth else ""
-            text = f"{window.name}{nested}"
+            text = f"{for_players(printable(window.name), self.names)}{nested}"
             self.name.setText(self.name.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle, 330))
-            self.name.setToolTip(f"{window.kind.replace('_', ' ')} window: {window.name}{nested}")
+            self.name.setToolTip(f"{window.kind.replace('_', ' ')} window: {text}")
         for i, lab in enumerate(self.steps, 1):
             skipped = window is not None and window.kind == "end_of_phase" and i in (2, 5)
             if window is not None and window.step == i:
@@ -222,7 +227,7 @@ class InfluencePicker(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("InfluencePicker { background: #f3ead6; border: 1px solid #b89b63; border-radius: 5px; }")
         box = QHBoxLayout(self)
-        box.addWidget(QLabel(f"<b>Kneel influence for {what}:</b>"))
+        box.addWidget(QLabel(f"<b>Kneel influence for {html.escape(what)}:</b>"))
         self.boxes: list[tuple[QCheckBox, int, int]] = []
         for cid, name, infl in sources:
             check = QCheckBox(f"{name} ({infl})")
@@ -282,7 +287,7 @@ class HandUsePanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("HandUsePanel { background: #fff3c4; border: 1px solid #b89b63; border-radius: 5px; }")
         box = QHBoxLayout(self)
-        box.addWidget(QLabel(f"<b>{what}</b> \u2014 kneel to pay:"))
+        box.addWidget(QLabel(f"<b>{html.escape(what)}</b> \u2014 kneel to pay:"))
         self.boxes: list[tuple[QCheckBox, int]] = []
         for cid, name in kneelable:
             check = QCheckBox(name)
@@ -353,6 +358,8 @@ class PromptBar(QFrame):
         self.buttons: dict[str, QPushButton | QToolButton] = {}
         self._reusable: dict[str, QPushButton] = {}
         self._key: tuple | None = None
+        self._untimed_at: tuple | None = None
+        """Where "Use a card by hand…" was opened (``_answer_point``): open until the next answer."""
         """The content key of the bar as built (``content_key``); None: build it at the next refresh."""
         self.picker: InfluencePicker | None = None
         self.setObjectName("PromptBar")
@@ -413,7 +420,8 @@ class PromptBar(QFrame):
 
     # -- messages ------------------------------------------------------------------
     def show_message(self, text: str, level: str) -> None:
-        self.msg.setText(text)
+        # a refusal may name a card (control characters escaped) and a player called "You" ("You have...")
+        self.msg.setText(for_players(printable(text), self.controller.game.state.player_names))
         style = LEVEL_STYLE.get(level, LEVEL_STYLE["info"]) + " font-size: 13px;"
         if self.msg.styleSheet() != style:
             self.msg.setStyleSheet(style)
@@ -535,23 +543,25 @@ class PromptBar(QFrame):
         self.status.setText(f"Round {st.round} \u00b7 {st.phase.capitalize()} phase{active}{fp}"
                             f" \u00b7 {ctl.mode} mode")
         d = ctl.decision
+        self.stepper.names = st.player_names
         self.stepper.set_window(*stepper_state(st, d))
         self.picks.setText("")
         if d is None:
             res = ctl.result
             who = res.winner if res else "?"
-            self.ask.setText(f"<b>Game over</b> \u2014 {'a draw' if who == 'draw' else who + ' wins'}."
-                             f" {res.reason if res else ''}")
+            outcome = "a draw" if who == "draw" else f"{html.escape(who)} wins"
+            self.ask.setText(for_players(f"<b>Game over</b> \u2014 {outcome}. "
+                                         f"{html.escape(printable(res.reason)) if res else ''}", st.player_names))
             self.row.addStretch()
             return
-        name = f"<b>{d.player}</b>" + (" (computer)" if d.player in ctl.computers else "")
-        self.ask.setText(f"{name}: {d.prompt}")
+        name = f"<b>{html.escape(d.player)}</b>" + (" (computer)" if d.player in ctl.computers else "")
+        self.ask.setText(f"{name}: {html.escape(printable(d.prompt), quote=False)}")  # names card and player
         if ctl.hands_hidden:
             self.picks.setText(f"Waiting for {ctl.waiting_for or d.player} to take the seat.")
             self.row.addStretch()
             return
         if d.player in ctl.computers:
-            self.picks.setText(f"{d.player} is thinking\u2026")
+            self.picks.setText(for_players(f"{d.player} is thinking\u2026", st.player_names))
             self.row.addStretch()
             return
         if d.player != ctl.viewer:
@@ -604,7 +614,7 @@ class PromptBar(QFrame):
         for opt in sorted(d.options, key=lambda o: seats.index(o["first_player"])
                           if o.get("first_player") in seats else len(seats)):
             name = opt["first_player"]
-            self._button(f"first-{name}", f"{name} goes first",
+            self._button(f"first-{name}", for_players(f"{name} goes first", seats),
                          lambda name=name: self.controller.choose_first_player(name), primary=True)
 
     def _build_action(self, d) -> None:
@@ -631,11 +641,38 @@ class PromptBar(QFrame):
                          "phase ends (your own marshalling turn and challenges still stop for you)")
 
     # -- card text by hand -------------------------------------------------------------------
+    def untimed_options(self) -> list[dict]:
+        """Uses by hand whose timing could not be read (``engine.manual.split_untimed``) the viewer may
+        start now: legal in every window, so they sit behind "Use a card by hand…"."""
+        ctl = self.controller
+        d = ctl.decision
+        found = d.context.get("by_hand_untimed") if d is not None and ctl.my_turn() else None
+        return list(found) if isinstance(found, list) else []
+
+    def _answer_point(self) -> tuple:
+        """Which decision of which game the viewer answers now (it changes with every answer)."""
+        g = self.controller.game
+        return id(g.state), len(g.history), self.controller.viewer
+
+    def show_untimed(self) -> None:
+        """Open "Use a card by hand…": one button per use whose timing could not be read."""
+        self._untimed_at = self._answer_point()
+        self._key = None
+        self.refresh()
+
     def _by_hand_buttons(self) -> None:
-        """One button per paragraph the viewer may use by hand now (saves: one per card saved)."""
+        """One button per paragraph the viewer may use by hand now (saves: one per card saved); the uses
+        whose timing could not be read behind one "Use a card by hand…" entry."""
         ctl = self.controller
         g = ctl.game
-        for opt in ctl.by_hand_options():
+        untimed = self.untimed_options()
+        shown = self._untimed_at == self._answer_point()
+        if untimed and not shown:
+            b = self._button("hand-untimed", "Use a card by hand…", self.show_untimed)
+            b.setToolTip("Cards whose timing Maester could not read from their text: use one if its text "
+                         "lets you now (" + ", ".join(dict.fromkeys(ctl.title(o["by_hand"]) for o in untimed))
+                         + ")")
+        for opt in ctl.by_hand_options() + (untimed if shown else []):
             cid, n = opt["by_hand"], opt.get("paragraph", 1)
             title = ctl.title(cid)
             ta = ctl.text_ability(opt)
@@ -653,7 +690,7 @@ class PromptBar(QFrame):
                     label += " (timing not read)"
             b = self._button(key, label + " by hand", lambda opt=opt: self.open_hand_use(opt))
             if ta is not None:
-                b.setToolTip(f"{ta.describe()}: {ta.text}")
+                b.setToolTip(f"{ta.describe()}: {printable(ta.text)}")
 
     def open_hand_use(self, option: dict) -> "HandUsePanel":
         """The cost panel of a use by hand; Use sends it with the picks as targets."""

@@ -43,6 +43,7 @@ TABLE_VERSION = 1
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "autosave-previous.json"
 DAMAGED_NAME = "autosave-damaged.json"
+NEWER_NAME = "autosave-newer.json"
 ORPHAN_AGE_S = 3600.0
 """A temporary file older than this is an orphan even if a process with its pid runs (pid reuse)."""
 _TMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[0-9a-f]{8}\.tmp$")
@@ -57,6 +58,107 @@ def data_dir() -> Path:
 
 def autosave_path(folder: Path | None = None) -> Path:
     return (folder or data_dir()) / AUTOSAVE_NAME
+
+
+def folder_problem(folder: Path | None = None) -> str | None:
+    """Why Maester cannot keep its data (the autosave) in ``folder``, as one line saying what, where and
+    what to do; None when it can (the folder is made if it is missing)."""
+    folder = folder or data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return None
+        why = "is not writable"
+    except (FileExistsError, NotADirectoryError):
+        why = "is not a folder (a file is in the way)"
+    except OSError as err:
+        why = f"cannot be made ({err.strerror or err})"
+    return (f"the data folder {folder} {why}, so games cannot be autosaved there: set MAESTER_HOME to a "
+            f"folder you can write to, or unset it")
+
+
+# ---------------------------------------------------------------------------
+# Autosave slots: one per running table
+# ---------------------------------------------------------------------------
+
+SLOTS = 8
+"""The most tables autosaving at once in one data folder: ``autosave.json``, ``autosave-2.json``..."""
+_held: dict[Path, int] = {}
+"""The slots this process autosaves to, with the open file of each one's lock."""
+
+
+def slot_paths(folder: Path | None = None) -> list[Path]:
+    folder = folder or data_dir()
+    return [folder / (AUTOSAVE_NAME if n == 1 else f"autosave-{n}.json") for n in range(1, SLOTS + 1)]
+
+
+def _lock_file(slot: Path) -> Path:
+    return slot.with_name(f".{slot.stem}.lock")
+
+
+def _take(slot: Path) -> int | None:
+    """The open lock of ``slot`` if no running table holds it (``fcntl.flock``: the system releases it
+    when the process dies, even by kill -9), else None."""
+    if slot in _held:
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: every table uses the first slot
+        return -1
+    try:
+        fd = os.open(_lock_file(slot), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def in_use(slot: Path) -> bool:
+    """Whether a running table (this process's or another's) autosaves to ``slot``."""
+    fd = _take(slot)
+    if fd is None:
+        return True
+    if fd >= 0:
+        os.close(fd)
+    return False
+
+
+def claim_autosave(folder: Path | None = None, slot: Path | None = None) -> Path | None:
+    """Take an autosave slot for this table for as long as the process runs: ``slot`` (the game
+    recovered from it goes on there), else the first slot no running table holds, one without an
+    unfinished game first. None when it is held (``slot``) or every slot is (or the folder cannot be
+    used: ``folder_problem``)."""
+    if folder_problem(slot.parent if slot is not None else folder):
+        return None
+    if slot is not None:
+        fd = _take(slot)
+        if fd is None:
+            return None
+        _held[slot] = fd
+        return slot
+    fallback = None
+    for path in slot_paths(folder):
+        fd = _take(path)
+        if fd is None:
+            continue
+        if not isinstance(_recovery(path), Recovery):
+            _held[path] = fd
+            return path
+        if fd >= 0:
+            os.close(fd)
+        fallback = fallback or path
+    return claim_autosave(folder, fallback) if fallback is not None else None
+
+
+def release_autosave(slot: Path) -> None:
+    """Let another table take ``slot`` (the process ends: the system does it)."""
+    fd = _held.pop(slot, None)
+    if fd is not None and fd >= 0:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------
@@ -129,6 +231,10 @@ class TableInfo:
     scenario_name: str | None = None
     log_title: bool = True
     """The table logs ``scenario: TITLE`` after building a scenario game (``GameSetup``)."""
+    prompting: dict = field(default_factory=dict)
+    """When the table stops for each person (*Stop for…*, ``TableController.prompting``)."""
+    phase_pass: dict = field(default_factory=dict)
+    """*Pass for the rest of this phase*: name -> [round, phase serial, history length when it was asked]."""
 
     @classmethod
     def of(cls, setup, game: Game) -> "TableInfo":
@@ -139,7 +245,8 @@ class TableInfo:
             name = Path(setup.scenario).name
         return cls(names=list(game.state.player_names), decks=list(setup.decks), computer=list(setup.computer),
                    levels=dict(getattr(setup, "levels", None) or {}), ruleset=game.state.ruleset, privacy=setup.privacy, prompt_all=game.options.prompt_all,
-                   modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name)
+                   modes=[[len(game.history), game.options.mode]], scenario_text=text, scenario_name=name,
+                   prompting=dict(getattr(setup, "prompting", None) or {}))
 
     @property
     def mode(self) -> str:
@@ -158,7 +265,9 @@ class TableInfo:
     def cut(self, length: int) -> "TableInfo":
         """The info of the same game cut back to ``length`` answers (undo)."""
         modes = [m for m in self.modes if m[0] <= length] or self.modes[:1]
-        return TableInfo(**{**self.__dict__, "modes": [list(m) for m in modes]})
+        passes = {n: list(p) for n, p in self.phase_pass.items() if p[2] < length}  # its answer is kept
+        return TableInfo(**{**self.__dict__, "modes": [list(m) for m in modes], "prompting": dict(self.prompting),
+                            "phase_pass": passes})
 
     def setup(self, seed: int | None = None):
         from app.dialogs import GameSetup
@@ -166,13 +275,14 @@ class TableInfo:
         return GameSetup(names=list(self.names), decks=list(self.decks) or ["practice:stark"] * len(self.names),
                          computer=list(self.computer), levels=dict(self.levels), ruleset=self.ruleset,
                          mode=self.modes[0][1], seed=seed,
-                         privacy=self.privacy, scenario=None)
+                         privacy=self.privacy, scenario=None, prompting=dict(self.prompting))
 
     def to_json(self) -> dict:
         return {"version": TABLE_VERSION, "names": self.names, "decks": self.decks, "computer": self.computer,
                 "ruleset": self.ruleset, "privacy": self.privacy, "prompt_all": self.prompt_all,
                 "modes": self.modes, "viewer": self.viewer, "scenario": self.scenario_text,
-                "scenario_name": self.scenario_name, "log_title": self.log_title, "levels": self.levels}
+                "scenario_name": self.scenario_name, "log_title": self.log_title, "levels": self.levels,
+                "prompting": self.prompting, "phase_pass": self.phase_pass}
 
 
 # ---------------------------------------------------------------------------
@@ -361,6 +471,15 @@ def _check_table(table: dict, fail) -> None:
             raise fail(f"damaged: its table's {key} is not text")
     if table.get("levels") is not None and not isinstance(table["levels"], dict):
         raise fail("damaged: its table's levels are not a mapping")
+    prompting = table.get("prompting")
+    if prompting is not None and not (isinstance(prompting, dict) and len(prompting) <= 8 and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in prompting.items())):
+        raise fail("damaged: its table's prompting is not a mapping of names to settings")
+    passes = table.get("phase_pass")
+    if passes is not None and not (isinstance(passes, dict) and len(passes) <= 8 and all(
+            isinstance(k, str) and isinstance(v, list) and len(v) == 3 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in v) for k, v in passes.items())):
+        raise fail("damaged: its table's phase_pass is not a mapping of names to [round, phase, answer]")
 
 
 def _info_of(data: dict) -> TableInfo:
@@ -391,7 +510,9 @@ def _info_of(data: dict) -> TableInfo:
                      modes=[list(m) for m in modes], viewer=table.get("viewer"),
                      scenario_text=text if isinstance(text, str) else None,
                      scenario_name=table.get("scenario_name"), log_title=bool(table.get("log_title", True)),
-                     levels={str(k): str(v) for k, v in (table.get("levels") or {}).items()})
+                     levels={str(k): str(v) for k, v in (table.get("levels") or {}).items()},
+                     prompting=dict(table.get("prompting") or {}),
+                     phase_pass={k: list(v) for k, v in (table.get("phase_pass") or {}).items()})
 
 
 def _needed_keys(setup: dict) -> list[str]:
@@ -409,6 +530,8 @@ class Loaded:
     warning: str | None = None
     """Set when the game loaded but replayed differently from the save (a one-line explanation)."""
     saved_at: float | None = None
+    slot: Path | None = None
+    """The autosave slot a recovered game came from (its table goes on autosaving there)."""
 
 
 def read_save(path: str | Path, pool: Any = None) -> Loaded:
@@ -453,6 +576,13 @@ def read_save(path: str | Path, pool: Any = None) -> Loaded:
             raise DataError(f"its scenario does not load: step {err.step}: {err.reason}", file=file,
                             hint=OPEN_HINT) from None
         raise DataError(f"damaged: {type(err).__name__}: {err}".rstrip(": "), file=file, hint=OPEN_HINT) from None
+    seats = list(game.state.player_names)
+    if info.names and list(info.names) != seats or any(n not in seats for n in info.computer):
+        what = (f"the players {', '.join(info.names)}" if list(info.names) != seats else
+                f"the computer seat{'s' if len(info.computer) > 1 else ''} {', '.join(info.computer)}")
+        raise DataError(f"damaged: its table section names {what}, but the game's seats are {', '.join(seats)}",
+                        file=file, hint="open another save, or the autosave; a save without its table section "
+                                        "opens with the game's seats")
     warning = None
     digest = data.get("digest")
     if digest and game.state.digest() != digest:
@@ -485,7 +615,8 @@ class Session:
         """Autosave ``game`` if it changed since the last autosave. Returns True if it wrote."""
         if self.autosave is None:
             return False
-        mark = (len(game.history), self.info.mode)
+        mark = (len(game.history), self.info.mode, repr(sorted(self.info.prompting.items())),
+                repr(sorted(self.info.phase_pass.items())))  # a changed setting is autosaved too
         if mark == self.saved and not force or self.new_game and not game.history:
             return False
         self.info.viewer = viewer
@@ -509,6 +640,8 @@ class Recovery:
     path: Path
     saved_at: float
     summary: str
+    info: TableInfo | None = None
+    """The table's side of the game (its seats and computer players), None if unreadable."""
 
     @property
     def when(self) -> str:
@@ -519,19 +652,14 @@ class Recovery:
         return f"Resume the game from {self.when}?"
 
 
-def find_recovery(folder: Path | None = None) -> Recovery | DataError | None:
-    """The autosave if it holds an unfinished game with at least one answer; a ``DataError`` if it
-    cannot be read (it is then moved aside to ``autosave-damaged.json``); else None."""
-    path = autosave_path(folder)
+def _recovery(path: Path) -> Recovery | DataError | None:
+    """The autosave ``path`` if it holds an unfinished game with at least one answer; the
+    ``DataError`` if it cannot be read; else None."""
     if not path.exists():
         return None
     try:
         data = read_json(path)
     except DataError as err:
-        try:
-            os.replace(path, path.with_name(DAMAGED_NAME))
-        except OSError:
-            pass
         return err
     table = data.get("table") or {}
     if table.get("winner") or not data.get("history"):
@@ -542,17 +670,73 @@ def find_recovery(folder: Path | None = None) -> Recovery | DataError | None:
         saved_at = path.stat().st_mtime
     summary = (f"{' vs '.join(str(n) for n in names)}: round {table.get('round', '?')}, "
                f"{table.get('phase', '?')} phase, {len(data['history'])} answers")
-    return Recovery(path, float(saved_at), summary)
+    try:
+        info = _info_of(data)
+    except (ValueError, TypeError, AttributeError):
+        info = None
+    return Recovery(path, float(saved_at), summary, info)
 
 
-def set_aside(folder: Path | None = None) -> Path | None:
-    """A declined autosave is kept as ``autosave-previous.json`` (Game ▸ Open… opens it)."""
-    path = autosave_path(folder)
+def find_recoveries(folder: Path | None = None) -> list[Recovery | DataError]:
+    """Every unfinished game in an autosave slot no running table holds (the tables that were running
+    when Maester was closed, crashed or killed), the latest first. An autosave that cannot be read is
+    set aside (``autosave-damaged.json``; one from a newer Maester: ``autosave-newer.json``; an earlier
+    file of that name is never overwritten) and its ``DataError`` is in the list, saying so."""
+    found: list[Recovery | DataError] = []
+    for path in slot_paths(folder):
+        if not path.exists() or in_use(path):
+            continue
+        rec = _recovery(path)
+        if isinstance(rec, DataError):
+            newer = rec.message.startswith("written by a newer Maester")
+            target = _aside(path, NEWER_NAME if newer else DAMAGED_NAME)
+            kept = f"; it is kept as {target.name}" if target is not None else ""
+            rec = DataError(f"{rec.message}{kept}", file=rec.file,
+                            hint=rec.hint if newer else "it was set aside; the next game autosaves anew")
+        if rec is not None:
+            found.append(rec)
+    return sorted(found, key=lambda r: -r.saved_at if isinstance(r, Recovery) else float("-inf"))
+
+
+def find_recovery(folder: Path | None = None) -> Recovery | DataError | None:
+    """The first of ``find_recoveries``, or None."""
+    found = find_recoveries(folder)
+    return found[0] if found else None
+
+
+def _aside(path: Path, name: str) -> Path | None:
+    """Move ``path`` to ``name`` in its folder, or to ``<name>-2``, ``-3``... : an earlier file set aside
+    is never overwritten. Returns where it went (None if it could not be moved)."""
+    stem, suffix = os.path.splitext(name)
+    for n in range(1, 1000):
+        target = path.with_name(name if n == 1 else f"{stem}-{n}{suffix}")
+        try:
+            os.link(path, target)  # fails if the target exists: never overwrites
+        except FileExistsError:
+            continue
+        except OSError:  # a file system without hard links
+            if target.exists():
+                continue
+            try:
+                os.replace(path, target)
+                return target
+            except OSError:
+                return None
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        return target
+    return None
+
+
+def set_aside(folder: Path | None = None, path: Path | None = None, name: str = PREVIOUS_NAME) -> Path | None:
+    """A declined autosave (``path``, else the first slot) is kept as ``autosave-previous.json``, or
+    ``autosave-previous-2.json``... beside it (Game ▸ Open… opens it); an earlier one is never overwritten."""
+    path = path or autosave_path(folder)
     if not path.exists():
         return None
-    target = path.with_name(PREVIOUS_NAME)
-    os.replace(path, target)
-    return target
+    return _aside(path, name)
 
 
 def is_over(game: Game) -> bool:

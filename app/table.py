@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QMen
 
 from app.card_item import CARD_H, CARD_W, CardFace, CardImages, CardItem, PileFace, PileItem, card_font
 from engine import manual
+from engine.wording import for_players
 
 SCENE_W = 1640
 MARGIN = 12
@@ -379,6 +380,10 @@ class TableScene(QGraphicsScene):
             gold_on_cards=g.spendable_gold(name) - p.gold))
 
     def _center_text(self) -> tuple[str, str]:
+        main, side = self._center_words()
+        return for_players(main, self.game.state.player_names), side
+
+    def _center_words(self) -> tuple[str, str]:
         g = self.game
         st = g.state
         ch = st.challenge

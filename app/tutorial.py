@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QFileDial
                                QWidget)
 
 from app.controller import TableController
+from cards.errors import printable
 from engine.explain import STEP_NAMES, destination_text, gate_text, moribund_cards, rule_line
 from engine.tutorial import TutorialSession, View, lessons, load_progress, save_progress
 
@@ -96,10 +97,11 @@ class TutorialController(TableController):
 
 
 def _linked(text: str, names: dict[str, str]) -> str:
-    """Plain text with card names as links (hovering one previews the card)."""
-    out = html.escape(text).replace("\n\n", "<br><br>")
+    """Plain text with card names as links (hovering one previews the card); control characters escaped."""
+    out = html.escape(printable(text, keep="\n")).replace("\n\n", "<br><br>")
     if not names:
         return out
+    names = {printable(n): k for n, k in names.items()}
     pattern = re.compile("|".join(re.escape(html.escape(n)) for n in sorted(names, key=len, reverse=True)))
     return pattern.sub(lambda m: f"<a href='card:{names[html.unescape(m.group(0))]}' "
                                  f"style='color:#7a4a00; font-weight:bold; text-decoration:none'>{m.group(0)}</a>",

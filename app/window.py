@@ -25,9 +25,11 @@ from app.preview import CardPreview, GameLog, describe
 from app.privacy import PrivacyScreen
 from app.prompt import CardButton, PromptBar
 from app.table import PILE_LABELS, TableScene, TableView
+from cards.errors import printable
 from engine.ai import make_player
 from engine.ai.goldfish import RoundTracker, goldfish_seats
 from engine.explain import Trail, explain
+from engine.wording import for_players
 
 HOTKEYS = (
     # (action, label, shortcuts): OCTGN-style keys; card actions apply to the card under the mouse.
@@ -141,8 +143,12 @@ class TableWindow(QMainWindow):
         self.controller = controller or TableController(game, computers=computers,
                                                         privacy=self.session.info.privacy,
                                                         computer_delay_ms=self.computer_delay_ms,
-                                                        prompting=getattr(setup, "prompting", None), parent=self)
+                                                        prompting=self.session.info.prompting, parent=self)
         self.controller.setParent(self)
+        if controller is None:  # Pass for the rest of this phase, as the game kept it (undo, recovery)
+            for name, (rnd, serial, at) in self.session.info.phase_pass.items():
+                self.controller.phase_pass[name] = (rnd, serial)
+                self.controller.phase_pass_at[name] = at
         self.controller.seat_for(viewer, hidden)
         self._over_seen = saves.is_over(game)  # a finished game opened: its dialog is shown once below
         self.rounds = goldfish_rounds(game)
@@ -155,7 +161,7 @@ class TableWindow(QMainWindow):
         # A name in the log links (previews) only a card every seat has seen: the log stays on the screen
         # from one seat to the next.
         self.log.set_cards({d.name: d.key for d in game.pool.values()},
-                           linkable=lambda key: key in self.controller.public_keys)
+                           linkable=lambda key: key in self.controller.public_keys, players=game.state.player_names)
 
         left = QWidget()
         col = QVBoxLayout(left)
@@ -265,7 +271,7 @@ class TableWindow(QMainWindow):
                 act.setCheckable(True)
                 act.setChecked(ctl.prompting_of(name) == key)
                 act.setActionGroup(group)
-                act.triggered.connect(lambda _=False, n=name, k=key: self.controller.set_prompting(n, k))
+                act.triggered.connect(lambda _=False, n=name, k=key: self._set_prompting(n, k))
                 self.prompting_actions[(name, key)] = act
         menu.setEnabled(bool(ctl.humans))
 
@@ -350,7 +356,7 @@ class TableWindow(QMainWindow):
             self._banner_timer = QTimer(self)
             self._banner_timer.setSingleShot(True)
             self._banner_timer.timeout.connect(banner.hide)
-        banner.setText(text)
+        banner.setText(for_players(printable(text), self.controller.game.state.player_names))
         banner.adjustSize()
         self._centre_banner()
         banner.show()
@@ -531,7 +537,7 @@ class TableWindow(QMainWindow):
             box = self._why_box = QMessageBox(self)
             box.setWindowTitle("Why?")
             box.setModal(False)
-        box.setText(self.why_text())
+        box.setText(printable(self.why_text(), keep="\n"))
         box.show()
 
     def choose_tutorial(self) -> None:
@@ -557,7 +563,21 @@ class TableWindow(QMainWindow):
                                       QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def _set_prompting(self, name: str, policy: str) -> None:
+        self.controller.set_prompting(name, policy)
+        self._autosave()  # the setting is part of the game's record (recovery keeps it)
+
+    def _note_settings(self) -> None:
+        """Copy the players' table settings (*Stop for…*, *Pass for the rest of this phase*) into the
+        game's record, so undo, saves and the autosave keep them."""
+        ctl = self.controller
+        if self.session is None or ctl is None:
+            return
+        self.session.info.prompting = dict(ctl.prompting)
+        self.session.info.phase_pass = {n: [*p, ctl.phase_pass_at.get(n, 0)] for n, p in ctl.phase_pass.items()}
+
     def _autosave(self) -> None:
+        self._note_settings()
         if self.session is not None and self.session.checkpoint(self.controller.game, self.controller.viewer):
             return
         if self.session is not None and self.session.error:
@@ -574,7 +594,8 @@ class TableWindow(QMainWindow):
 
     def undo(self) -> bool:
         """Undo the last answer of a person at this screen (and the computer answers after it):
-        the game is rebuilt from its start and its earlier answers. Into another player's
+        the game is rebuilt from its start and its earlier answers. Another person's answer is
+        taken back only if he accepts (hotseat, ``_others_accept_undo``). Into another player's
         decision, the privacy screen asks for that player."""
         ctl = self.controller
         game = ctl.game
@@ -584,6 +605,8 @@ class TableWindow(QMainWindow):
             ctl.say("Nothing to undo.", "info")
             return False
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        self._note_settings()
+        held = ctl.phase_pass
         try:
             while True:
                 info = self.session.info.cut(keep)
@@ -591,6 +614,7 @@ class TableWindow(QMainWindow):
                 d = again.pending
                 # back to a question the table would pass again for its player (his prompting setting;
                 # a save opened since keeps no record of those passes): go further back
+                ctl.phase_pass = {n: (p[0], p[1]) for n, p in info.phase_pass.items()}  # as kept by the undo
                 if d is None or not ctl.skips(d, again):
                     break
                 auto.add(keep)
@@ -602,13 +626,37 @@ class TableWindow(QMainWindow):
             ctl.say(f"Undo failed: {err}", "refused")
             return False
         finally:
+            ctl.phase_pass = held
             QApplication.restoreOverrideCursor()
+        if not self._others_accept_undo(game.history, keep, auto):
+            return False
         self.start(self.setup, game=again, info=info, viewer=ctl.viewer, hidden=ctl.hands_hidden)
         self.controller.auto_at = {i for i in auto if i < keep}
         d = self.controller.decision
         if d is not None:
             self.controller.say(f"Undone \u2014 back to {d.player}: {d.prompt}.", "info")
             self.prompt.refresh()
+        return True
+
+    def _others_accept_undo(self, history: list, keep: int, auto: set[int]) -> bool:
+        """Hotseat with the privacy screen: an undo that takes back another person's answer asks that
+        person first. The one who pressed it is the last to take the seat (while the screen is covered for
+        the next player, still the one who had it). Without the privacy screen no seat is taken: the
+        players share the open table and nobody is asked. True when everyone asked accepts."""
+        ctl = self.controller
+        if not ctl.privacy or len(ctl.humans) < 2:
+            return True
+        presser = ctl.viewer
+        owners = []
+        for i in range(keep, len(history)):
+            name = history[i][0]
+            if name in ctl.humans and i not in auto and name != presser and name not in owners:
+                owners.append(name)
+        for name in owners:
+            if not self.ask("Undo", f"{presser} asks to take back {name}'s answer. {name}, do you accept?"):
+                ctl.say(f"Not undone: {name} keeps the answer.", "info")
+                self.prompt.refresh()
+                return False
         return True
 
     def save_game(self) -> None:
@@ -620,6 +668,7 @@ class TableWindow(QMainWindow):
     def save_to(self, path: str | Path) -> bool:
         """Save the game (all its answers: a save of a finished game is its replay)."""
         self.session.info.viewer = self.controller.viewer
+        self._note_settings()
         try:
             seconds = saves.write_save(path, self.controller.game, self.session.info, indent=1)
         except OSError as err:
@@ -680,7 +729,7 @@ class TableWindow(QMainWindow):
         others = [p.name for p in ctl.game.state.players if not p.eliminated and p.name != ctl.viewer]
         outcome = f"{others[0]} wins." if len(others) == 1 else \
             f"{ctl.viewer} leaves the game; {', '.join(others)} play on."
-        if not self.ask("Concede", f"{ctl.viewer} concedes? {outcome}"):
+        if not self.ask("Concede", for_players(f"{ctl.viewer} concedes? {outcome}", ctl.game.state.player_names)):
             return False
         return ctl.concede()
 
@@ -713,7 +762,8 @@ class TableWindow(QMainWindow):
         """The same decks and seats, shuffled again: a new seed (a scenario starts at its position again)."""
         game = self.controller.game
         info = self.session.info
-        fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None})
+        fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None,
+                                   "phase_pass": {}})
         spec = dict(game.setup_spec)
         seed = None
         if "decks" in spec:

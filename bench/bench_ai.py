@@ -1,6 +1,6 @@
 """How strong the computer players are: round robin, blunders, time per decision.
 
-    python bench/bench_ai.py [--games N] [--seed S] [--budget SECONDS] [--pairs heuristic:random,strong:heuristic]
+    python bench/bench_ai.py [--games N] [--seed S] [--rollouts N] [--pairs heuristic:random,strong:heuristic]
                              [--json PATH] [--no-core]
 
 For each pair of levels (default: heuristic vs random, strong vs heuristic) it plays N games (default 20)
@@ -30,11 +30,14 @@ if str(ROOT) not in sys.path:
 from engine.ai import level_name, make_player  # noqa: E402
 from engine.ai.blunders import KINDS, Blunders  # noqa: E402
 from engine.ai.match import play_game  # noqa: E402
+from engine.ai.strong import StrongPlayer  # noqa: E402
 from engine.builder import practice_decks, new_game  # noqa: E402
 from engine.decisions import Refused  # noqa: E402
 from engine.game import Game, Options  # noqa: E402
 
 DEFAULT_JSON = ROOT.parent / "shared" / "data" / "agot1-lcg-cards.json"
+TIMEOUTS: Counter = Counter()
+"""Searches dropped at the strong level's time limit (its safety net), by level."""
 CORE_MATCHUPS = (("stark", "lannister"), ("baratheon", "greyjoy"), ("targaryen", "martell"))
 
 
@@ -76,7 +79,7 @@ def core(pool, seed: int, names, raw: bool = False) -> Game:
                     seed=seed, options=Options(prompt_all=False))
 
 
-def run_pair(a: str, b: str, deckset: str, games: int, seed0: int, budget: float, pool, blunders: Blunders,
+def run_pair(a: str, b: str, deckset: str, games: int, seed0: int, rollouts: int, pool, blunders: Blunders,
              per_game: Counter, timings: dict, raw: bool = False) -> tuple[float, int]:
     wins = 0.0
     for i in range(games):
@@ -86,8 +89,10 @@ def run_pair(a: str, b: str, deckset: str, games: int, seed0: int, budget: float
         levels = {names[0]: b if swap else a, names[1]: a if swap else b}
         game = practice(seed, names) if deckset == "practice" else core(pool, seed, names, raw)
         watch(game, blunders, {n: levels[n] for n in names})
-        players = {n: make_player(levels[n], seed * 10 + k, budget=budget) for k, n in enumerate(names)}
+        players = {n: make_player(levels[n], seed * 10 + k, rollouts=rollouts) for k, n in enumerate(names)}
         winner = play_game(game, players, timings=timings)
+        for p in players.values():
+            TIMEOUTS[getattr(p, "level", "random")] += getattr(p, "timeouts", 0)
         for n in names:
             per_game[levels[n]] += 1
         if winner in levels:
@@ -101,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games per pair and deck set (default 20)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--budget", type=float, default=0.25,
-                    help="the strong level's time budget per decision in seconds (default 0.25)")
+    ap.add_argument("--rollouts", type=int, default=4,
+                    help="the strong level's rollouts per searched decision (default 4; the table uses "
+                         f"{StrongPlayer.ROLLOUTS})")
     ap.add_argument("--pairs", default="heuristic:random,strong:heuristic")
     ap.add_argument("--json", default=str(DEFAULT_JSON), help="the community LCG card data")
     ap.add_argument("--no-core", action="store_true", help="practice decks only")
@@ -127,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in pairs:
         total_w, total_n = 0.0, 0
         for ds in decksets:
-            w, n = run_pair(a, b, ds, args.games, args.seed, args.budget, pool, blunders, per_game, timings,
+            w, n = run_pair(a, b, ds, args.games, args.seed, args.rollouts, pool, blunders, per_game, timings,
                             raw=args.raw_core)
             lo, hi = wilson(w, n)
             total_w += w
@@ -150,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
         print(f"{level:<10} {len(ts):>9} {statistics.median(ts) * 1000:>10.1f} {p99 * 1000:>8.1f} "
               f"{ts[-1] * 1000:>8.1f}")
+    if "strong" in timings:
+        print(f"searches dropped at the time limit (safety net): {TIMEOUTS['strong']}")
     print(f"\n{time.perf_counter() - start:.0f} s")
     if args.verbose:
         print("\n".join(blunders.examples))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _escape(m: re.Match) -> str:
@@ -19,7 +19,7 @@ def _escape(m: re.Match) -> str:
 
 
 def printable(text: str, keep: str = "") -> str:
-    """``text`` with control characters, terminal escapes and bidirectional overrides escaped
+    """``text`` with control characters, terminal escapes and bidirectional marks and overrides escaped
     (``\\e``, ``\\x07``, ``\\u202e``); the characters in ``keep`` (e.g. newline) are left alone."""
     if not isinstance(text, str):
         text = str(text)

@@ -1,9 +1,13 @@
 """The card database: the practice set shipped with Maester, plus cards the user imports.
 
 - ``practice_pool()``: every ``cards/practice/*.yaml`` (our own invented cards).
-- ``import_pool(path)``: import community data (LCG JSON, OCTGN XML, or our YAML)
-  and cache it in ``user_data_dir()/pool.json`` for the next start.
-- ``imported_pool()``: the cached import, or None.
+- ``import_pool(path)``: import community data (LCG JSON, OCTGN XML, AGoTDB, or our YAML)
+  and cache it in ``user_data_dir()/pool.json`` for the next start. The cache keeps one
+  entry per **source** (the file's name: ``agot1-lcg-cards.json``, ``AGoT - FR.mdb``):
+  an import replaces only the cards that came from the same source, the others stay.
+- ``imported_pool()``: every source's cards (in import order; a key that an earlier source
+  already has is left out and noted in that import's report), or None.
+- ``cached_sources()`` / ``remove_source(name)``: the sources in the cache; remove one.
 - ``default_pool()``: the practice set, then imported cards whose keys are new.
 
 Cards imported from the LCG JSON get the project's own ability data
@@ -13,6 +17,8 @@ loaded, and again when the cache is read.
 Command line (exit 0 ok, 1 bad input, 2 usage)::
 
     python -m cards.pool import FILE   # first line: "<N> cards imported"
+    python -m cards.pool list          # the imported sources: cards, date, file
+    python -m cards.pool remove SOURCE # forget one source's cards
     python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
     python -m cards.pool show NAME     # one card as the engine sees it
     python -m engine.abilities.render show NAME   # the same, with Maester's English wording
@@ -31,12 +37,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
 import difflib
 import json
 import os
 import sys
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from cards.errors import DataError
@@ -54,7 +62,9 @@ TMP_PREFIX = ".pool-"
 LOCK_WAIT_S = 30.0
 """How long an import waits for another one to finish before giving up."""
 CACHE_FORMAT = "maester-card-pool"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+"""2: one entry per source (``imports``); 1 (one import, ``cards``) is still read."""
+OTHER_VERSION_NAME = "pool-other-version.json"
 REIMPORT_HINT = "import the card data again: python -m cards.pool import FILE"
 
 _practice: CardPool | None = None
@@ -74,6 +84,36 @@ def user_data_dir() -> Path:
     if xdg:
         return Path(xdg).expanduser() / "maester"
     return Path.home() / ".local" / "share" / "maester"
+
+
+def _data_dir_origin() -> str:
+    if os.environ.get("MAESTER_HOME"):
+        return "MAESTER_HOME"
+    if os.environ.get("XDG_DATA_HOME"):
+        return "XDG_DATA_HOME"
+    return "HOME"
+
+
+def ensure_data_dir(folder: Path | None = None) -> Path:
+    """Make the user's data folder (``user_data_dir()``) if it is not there; a path that is not a
+    folder (``MAESTER_HOME=/dev/null``) or cannot be made raises ``DataError`` saying so."""
+    folder = folder or user_data_dir()
+    what = f"Maester's data folder (from {_data_dir_origin()})"
+    hint = "set MAESTER_HOME to a folder Maester may write in"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        import stat
+
+        try:
+            mode = folder.stat().st_mode
+            kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a file"
+        except OSError:
+            kind = "a path through a file"
+        raise DataError(f"{what} is not a folder: it is {kind}", file=str(folder), hint=hint) from None
+    except OSError as err:
+        raise DataError(f"cannot make {what}: {err.strerror or err}", file=str(folder), hint=hint) from None
+    return folder
 
 
 def cache_path() -> Path:
@@ -155,11 +195,64 @@ def import_pool(path: str | Path, *, era: str | None = "ccg",
     For an AGoTDB ``.mdb``: ``era`` keeps one era (``ccg``, the default, or ``lcg``) or
     everything (None); ``english`` is the English database for a French one's text."""
     global _imported, _default
+    pool, report = _read(path, era=era, english=english)
+    source = ImportedSource(source_name(path), str(Path(path).resolve()), _now(), report, list(pool))
     with import_lock():
-        pool, report = _read(path, era=era, english=english)
-        save_cache(pool, report)
+        sources = _sources_for_update(report)
+        names = [s.source for s in sources]
+        if source.source in names:
+            sources[names.index(source.source)] = source  # the same source again: replaced in place
+        else:
+            sources.append(source)
+        _note_shadowed(sources)
+        save_sources(sources)
     _imported = _default = None
     return pool, report
+
+
+def source_name(path: str | Path) -> str:
+    """The name an import is kept under: the file's (or folder's) name."""
+    path = Path(path)
+    return path.name or path.resolve().name or str(path)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+SHADOWED = "keys already imported from another source (those cards are kept)"
+
+
+def _note_shadowed(sources: list["ImportedSource"]) -> None:
+    """Note in each source's report the cards an earlier source's keys hide."""
+    seen: dict[str, str] = {}
+    for source in sources:
+        source.report.notes.pop(SHADOWED, None)
+        for card in source.cards:
+            if card.key in seen:
+                source.report.note(SHADOWED, f"{card.name} [{card.key}] ({seen[card.key]})")
+            else:
+                seen[card.key] = source.source
+
+
+def _sources_for_update(report: ImportReport) -> list["ImportedSource"]:
+    """The cached sources, read under the import lock before an import changes them. A cache that
+    cannot be read is set aside (``pool-damaged.json``, or ``pool-other-version.json`` when another
+    version wrote it) and the import goes on without it; ``report`` says so."""
+    path = cache_path()
+    try:
+        return load_sources(path) if path.exists() else []
+    except DataError as err:
+        aside = OTHER_VERSION_NAME if "another version" in err.message else DAMAGED_NAME
+        try:
+            os.replace(path, path.with_name(aside))
+        except OSError as move:
+            raise DataError(f"cannot set aside the card cache that cannot be read ({err.message}): "
+                            f"{move.strerror or move}", file=str(path),
+                            hint="move it away, then import again") from None
+        report.note(f"the earlier card cache could not be read ({err.message}); it was set aside as "
+                    f"{aside} and only this import is kept")
+        return []
 
 
 class import_lock:
@@ -179,8 +272,8 @@ class import_lock:
         except ImportError:  # pragma: no cover - not on POSIX: no lock
             return self
         path = self.folder / LOCK_NAME
+        ensure_data_dir(self.folder)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         except OSError as err:
             raise DataError(f"cannot use the card cache's lock file: {err.strerror or err}", file=str(path),
@@ -230,16 +323,33 @@ def _not_plain(value):
                     hint="write ability values as text, numbers, lists or mappings (quote dates)")
 
 
-def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -> Path:
-    """Write ``pool`` (and its import report) to the cache file, atomically."""
+@dataclass
+class ImportedSource:
+    """One source in the card cache: what one import of one file gave."""
+
+    source: str
+    """The file's name (``AGoT - FR.mdb``): an import of a file with this name replaces it."""
+    path: str
+    """Where it was imported from."""
+    date: str
+    """When (ISO 8601, UTC)."""
+    report: ImportReport
+    cards: list[CardDef]
+
+
+def save_sources(sources: list[ImportedSource], path: Path | None = None) -> Path:
+    """Write the sources to the cache file, atomically."""
     path = path or cache_path()
-    records = []
-    for card in pool:
-        record = card_to_mapping(card)
-        record["source"] = card.source
-        records.append(record)
-    data = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "report": report.to_json(),
-            "cards": records}
+    imports = []
+    for source in sources:
+        records = []
+        for card in source.cards:
+            record = card_to_mapping(card)
+            record["source"] = card.source
+            records.append(record)
+        imports.append({"source": source.source, "path": source.path, "date": source.date,
+                        "report": source.report.to_json(), "cards": records})
+    data = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "imports": imports}
     try:
         atomic_write(path, write=lambda out: json.dump(data, out, ensure_ascii=False, separators=(",", ":"),
                                                         default=_not_plain),
@@ -250,8 +360,15 @@ def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -
     return path
 
 
-def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
-    """Read a cache written by ``save_cache``; anything wrong raises ``DataError`` (re-import)."""
+def save_cache(pool: CardPool, report: ImportReport, path: Path | None = None) -> Path:
+    """Write ``pool`` as the cache's only source (named after ``report.source``)."""
+    return save_sources([ImportedSource(source_name(report.source or "import"), report.source, _now(), report,
+                                        list(pool))], path)
+
+
+def load_sources(path: Path | None = None) -> list[ImportedSource]:
+    """Read the sources of a cache written by ``save_sources`` (or a version 1 cache, as one
+    source); anything wrong raises ``DataError`` (re-import)."""
     path = path or cache_path()
     file = str(path)
 
@@ -271,17 +388,40 @@ def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
         raise damaged(err.message, err.line) from None
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
         raise damaged("not a Maester card cache")
-    if data.get("version") != CACHE_VERSION:
-        raise DataError(f"the card cache was written by another version (format {data.get('version')!r})",
+    version = data.get("version")
+    if version == 1:
+        entries = [{"report": data.get("report") or {}, "cards": data.get("cards"), "date": ""}]
+    elif version == CACHE_VERSION:
+        entries = data.get("imports")
+        if not isinstance(entries, list):
+            raise damaged("no list of imports")
+    else:
+        raise DataError(f"the card cache was written by another version (format {version!r})",
                         file=file, hint=REIMPORT_HINT)
-    records = data.get("cards")
+    sources, keys = [], set()
+    for n, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            raise damaged(f"import {n} is not an object")
+        try:
+            report = ImportReport.from_json(entry.get("report") or {})
+        except (TypeError, ValueError, AttributeError):
+            raise damaged("the import report is unreadable") from None
+        name = entry.get("source", source_name(report.source or f"import {n}"))
+        where, date = entry.get("path", report.source), entry.get("date", "")
+        if not all(isinstance(v, str) for v in (name, where, date)) or not name:
+            raise damaged(f"import {n} has a bad source, path or date")
+        if name in keys:
+            raise damaged(f"the source {name!r} appears twice")
+        keys.add(name)
+        cards = _cached_cards(entry.get("cards"), file, damaged)
+        sources.append(ImportedSource(name, where, date, report, cards))
+    return sources
+
+
+def _cached_cards(records, file: str, damaged) -> list[CardDef]:
     if not isinstance(records, list):
         raise damaged("no card list")
-    try:
-        report = ImportReport.from_json(data.get("report") or {})
-    except (TypeError, ValueError, AttributeError):
-        raise damaged("the import report is unreadable") from None
-    pool = CardPool()
+    cards, keys = [], set()
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise damaged(f"card {index + 1} is not an object")
@@ -293,11 +433,62 @@ def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
             card = card_from_mapping(record, file=file, source=source)
         except DataError as err:
             raise damaged(f"card {index + 1} ({record.get('name')!r}): {err.field or ''} {err.message}".strip()) from None
-        if card.key in pool:
+        if card.key in keys:
             raise damaged(f"card {index + 1}: the key {card.key!r} appears twice")
-        pool.add(card)
+        keys.add(card.key)
+        cards.append(card)
+    return cards
+
+
+def sources_pool(sources: list[ImportedSource]) -> CardPool:
+    """Every source's cards, in import order; a key an earlier source has is left out."""
+    pool = CardPool()
+    for source in sources:
+        for card in source.cards:
+            if card.key not in pool:
+                pool.add(card)
     apply_ability_data(pool)  # a newer cards/abilities reaches an older cache
-    return pool, report
+    return pool
+
+
+def load_cache(path: Path | None = None) -> tuple[CardPool, ImportReport]:
+    """The cached cards of every source, and the report of the last import; anything wrong
+    raises ``DataError`` (re-import)."""
+    sources = load_sources(path)
+    return sources_pool(sources), (sources[-1].report if sources else ImportReport(source=""))
+
+
+def cached_sources() -> list[ImportedSource]:
+    """The sources in the user's card cache (none before the first import)."""
+    path = cache_path()
+    return load_sources(path) if path.exists() else []
+
+
+def remove_source(name: str) -> ImportedSource:
+    """Remove one source's cards from the cache (``name`` as ``cached_sources`` gives it, any
+    case); the cache file goes when no source is left. Raises ``DataError`` if there is none."""
+    global _imported, _default
+    with import_lock():
+        path = cache_path()
+        sources = load_sources(path) if path.exists() else []
+        found = [s for s in sources if s.source == name] or [s for s in sources
+                                                               if s.source.casefold() == name.casefold()]
+        if len(found) != 1:
+            known = ", ".join(repr(s.source) for s in sources)
+            raise DataError(f"no imported source named {name!r}",
+                            hint=f"the sources are {known}" if known else "nothing is imported yet")
+        sources.remove(found[0])
+        _note_shadowed(sources)
+        if sources:
+            save_sources(sources, path)
+        else:
+            try:
+                path.unlink()
+            except OSError as err:
+                raise DataError(f"cannot remove the card cache: {err.strerror or err}", file=str(path),
+                                hint="check that the folder is writable") from None
+    _imported = _default = None
+    return found[0]
 
 
 def _signature(path: Path) -> tuple:
@@ -397,16 +588,24 @@ def describe(card: CardDef, english: str = "") -> list[str]:
         if f == "legality":
             return ", ".join(f"{fmt}: {card.legal_in(fmt)}" for fmt in ("joust", "melee"))
         if f == "abilities":
-            return f"{len(v)} in the ability format" if v else "none yet (text only)"
+            if v:
+                return f"{len(v)} in the ability format"
+            return "none needed" if played.status == STATUS_NONE_NEEDED else "none yet (text only)"
         if v is None or v == "":
             return "-"
         return str(v)
 
+    from cards.report import STATUS_NONE_NEEDED, status  # the report reads the engine's ability parser
+
+    played = status(card)
     lines = [f"{card.name}  [{card.key}]"]
     for f in dataclasses.fields(CardDef):
         if f.name in ("name", "key", "text"):
             continue
         lines.append(f"  {f.name + ':':<13}{value(f.name)}")
+    how = {"automated": "automated", STATUS_NONE_NEEDED: "automated (its text needs no ability data)",
+           "partial": "partial", "by_hand": "by hand"}[played.status]
+    lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
     language = LANGUAGES.get(card.text_lang, card.text_lang)
     if english:
         lines.append("  Maester's wording (generated from the ability data, not the printed text):")
@@ -437,7 +636,40 @@ def _cmd_import(args) -> int:
         print("Not understood:")
         for line in lines:
             print(f"  - {line}")
-    print(f"Saved to {cache_path()}")
+    others = [s for s in cached_sources() if s.source != source_name(args.file)]
+    kept = f"; kept {', '.join(f'{s.source} ({len(s.cards)})' for s in others)}" if others else ""
+    print(f"Saved to {cache_path()} as {source_name(args.file)!r}{kept}")
+    return 0
+
+
+def _when(date: str) -> str:
+    try:
+        return datetime.datetime.fromisoformat(date).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, TypeError):
+        return "-"
+
+
+def _cmd_list(args) -> int:
+    from cards.search import printable
+
+    sources = cached_sources()
+    if not sources:
+        print("No card data imported yet: python -m cards.pool import FILE")
+        return 0
+    width = max(len(s.source) for s in sources)
+    for s in sources:
+        print(printable(f"{s.source:<{width}}  {len(s.cards):>5} cards  imported {_when(s.date)}  from {s.path}"))
+    total = len(imported_pool() or ())
+    print(f"{len(sources)} source{'s' if len(sources) != 1 else ''}, {total} cards "
+          f"(python -m cards.pool remove SOURCE forgets one)")
+    return 0
+
+
+def _cmd_remove(args) -> int:
+    from cards.search import printable
+
+    gone = remove_source(args.source)
+    print(printable(f"Removed {gone.source!r} ({len(gone.cards)} cards)"))
     return 0
 
 
@@ -470,7 +702,8 @@ def _cmd_search(args) -> int:
     try:
         found = search(default_pool(), query)
     except QueryError as err:
-        raise DataError(f"cannot read the query {query!r}: {err.message} (at character {err.position + 1})",
+        shown = query if len(query) <= 60 else query[:57] + "..."
+        raise DataError(f"cannot read the query {shown!r}: {err.message} (at character {err.position + 1})",
                         hint=err.hint or None) from None
     for card in found[: args.limit] if args.limit else found:
         print(card_line(card))
@@ -495,6 +728,11 @@ def main(argv: list[str] | None = None, english=None) -> int:
     p_import.add_argument("--english", metavar="MDB",
                           help="AGoTDB: the English .mdb for a French one's text (default: AGoT - EN.mdb beside it)")
     p_import.set_defaults(run=_cmd_import)
+    p_list = sub.add_parser("list", help="list the imported sources (cards, date, file)")
+    p_list.set_defaults(run=_cmd_list)
+    p_remove = sub.add_parser("remove", help="remove one imported source's cards (a name from 'list')")
+    p_remove.add_argument("source", help="the source's name, as 'list' shows it (e.g. 'AGoT - FR.mdb')")
+    p_remove.set_defaults(run=_cmd_remove)
     p_show = sub.add_parser("show", help="print one card as the engine sees it")
     p_show.add_argument("name", help="a card title or key")
     p_show.set_defaults(run=_cmd_show)
@@ -507,7 +745,8 @@ def main(argv: list[str] | None = None, english=None) -> int:
     args.english = english
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
-        print("python -m cards.pool: error: give a command (import, show or search)", file=sys.stderr)
+        print("python -m cards.pool: error: give a command (import, list, remove, show or search)",
+              file=sys.stderr)
         return 2
     try:
         return args.run(args)

@@ -17,7 +17,9 @@ every card shown must meet. docs/decks.md has the full table.
 Grammar: ``query := and ('or' and)*``, ``and := unary+``, ``unary := '-' unary | '(' query ')' | term``;
 a term is a bare word (in the title), ``"a phrase"`` (the exact title), ``field:value``,
 ``field=value`` or a number comparison ``field<N`` / ``<=`` / ``>`` / ``>=`` / ``!=``.
-Bad queries raise ``QueryError`` naming the position and what to write instead.
+Bad queries raise ``QueryError`` naming the position and what to write instead; so does a query
+that nests ``(`` and ``-`` more than ``MAX_DEPTH`` deep (reading and matching it would
+otherwise exhaust Python's stack).
 """
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ from typing import Callable, Iterable
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 
 Predicate = Callable[[CardDef], bool]
+
+MAX_DEPTH = 50
+"""How deep ``(`` and ``-`` may nest in one query (a deeper one is refused with a message)."""
 
 
 class QueryError(ValueError):
@@ -146,6 +151,20 @@ def card_status(card: CardDef) -> str:
     return got
 
 
+_unmodelled_cache: "weakref.WeakKeyDictionary[CardDef, tuple[str, ...]]" = weakref.WeakKeyDictionary()
+
+
+def unmodelled_keywords(card: CardDef) -> tuple[str, ...]:
+    """The keywords at the top of the card's text that the engine does not model (``stalwart``),
+    lower case, cached per card object: ``k:`` finds them too."""
+    got = _unmodelled_cache.get(card)
+    if got is None:
+        from cards.importers.textparse import parse_keyword_block
+
+        got = _unmodelled_cache[card] = tuple(parse_keyword_block(card.text).unknown)
+    return got
+
+
 def _set_words(card: CardDef) -> list[str]:
     from cards.sets import printing_set
 
@@ -229,7 +248,7 @@ def _text_term(name: str, op: str, value: str, pos: int) -> Predicate:
         crest = _one_of(v, CRESTS, {}, "crest", pos)
         return lambda c: crest in c.crest
     if field == "keyword":
-        return lambda c: any(v in k.casefold() for k in c.keywords)
+        return lambda c: any(v in k.casefold() for k in c.keywords) or any(v in k for k in unmodelled_keywords(c))
     if field == "trait":
         if exact:
             return lambda c: any(t.casefold() == v for t in c.traits)
@@ -309,6 +328,7 @@ class _Parser:
         self.query = query
         self.tokens = _tokens(query)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -348,15 +368,26 @@ class _Parser:
             return parts[0]
         return lambda c: all(p(c) for p in parts)
 
+    def nested(self, t: _Token, read: Callable[[], Predicate]) -> Predicate:
+        """``read()`` one level deeper, refusing a query nested more than ``MAX_DEPTH`` deep."""
+        if self.depth >= MAX_DEPTH:
+            raise QueryError(f"the query nests '(' and '-' more than {MAX_DEPTH} deep", t.pos,
+                             "remove some parentheses or '-' signs")
+        self.depth += 1
+        try:
+            return read()
+        finally:
+            self.depth -= 1
+
     def unary(self) -> Predicate:
         t = self.take()
         if t.kind == "-":
             if self.peek() is None:
                 raise QueryError("'-' needs a term after it", t.pos, "e.g. -h:stark")
-            inner = self.unary()
+            inner = self.nested(t, self.unary)
             return lambda c: not inner(c)
         if t.kind == "(":
-            inner = self.or_expr()
+            inner = self.nested(t, self.or_expr)
             close = self.peek()
             if close is None or close.kind != ")":
                 raise QueryError("'(' is not closed", t.pos, "add a ')'")

@@ -14,8 +14,8 @@ leaving its place) is refused with ``Refused``, and nothing changes.
 from __future__ import annotations
 
 from engine import legality, manual
-from engine.decisions import (FLAG, ID, NAME, NONE, NUMBER, TOOL_FIELDS, WORD, Refused, Shape, check_fields,
-                              shown)
+from engine.decisions import (FLAG, ID, NAME, NONE, NUMBER, TOOL_FIELDS, WORD, GameEnded, Refused, Shape,
+                              check_fields, shown)
 from engine.game import Game
 
 FREE_ZONES = ("hand", "deck", "discard", "dead", "in_play", "attached", "plot_deck", "used_plots")
@@ -158,18 +158,22 @@ def _draw_warnings(game: Game, name: str, count: int) -> list[str]:
 def free_move(game: Game, player: str, move: dict) -> list[str]:
     """Apply ``move`` and record it; returns the rules it breaks (empty when it is legal)."""
     if game.pending is None:
-        raise Refused("the game is over")
+        raise Refused("the game is over (WIN-01)")
     try:
         warnings = check_free_move(game, player, move)
     except Refused as err:
         raise game.refusal_for(player, move, err) if isinstance(player, str) else err from None
-    apply_free_move(game, player, move)
+    try:
+        apply_free_move(game, player, move)
+    except GameEnded:
+        pass  # the move decided the game (WIN-01): it is recorded like any other, and the game ends below
     game.history.append((player, {"free": dict(move)}))
     for w in warnings:
         game.log(f"advice: {player}: {w}")
-    if game.pending is not None and game.pending.refresh is not None:
-        game.pending.refresh()
-    game.update_challenge_participants()  # a character moved away stops participating (CHL-08/09)
+    if game.state.winner is None:
+        if game.pending is not None and game.pending.refresh is not None:
+            game.pending.refresh()
+        game.update_challenge_participants()  # a character moved away stops participating (CHL-08/09)
     game.end_by_free_move()
     return warnings
 

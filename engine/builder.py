@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from cards.model import CardDef
+from engine.decisions import names_problem
 from engine.game import Game, Options
 from engine.state import CardInstance, GameState, Player
 
@@ -62,6 +63,9 @@ def new_game(decks: dict[str, DeckSpec], *, seed: int = 0, ruleset: str = "lcg",
     names = list(decks)
     if not 2 <= len(names) <= 4:
         raise ValueError("first edition is played by 2 to 4 players")
+    problem = names_problem(names)  # checked where the names were entered; here for callers of the engine
+    if problem:
+        raise ValueError(problem)
     b = StateBuilder(names, {n: decks[n].house for n in names}, seed=seed, ruleset=ruleset)
     st = b.state
     for name, deck in decks.items():

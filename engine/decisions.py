@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from engine.wording import article
+
 # Which commands answer which kind of decision (scenario-format.md, "Decisions").
 COMMANDS_FOR_KIND: dict[str, tuple[str, ...]] = {
     "setup": ("setup", "pass"),
@@ -74,7 +76,7 @@ def shown(value: Any, limit: int = 60) -> str:
     text or a deep list is described, not printed)."""
     if isinstance(value, (list, tuple, dict)) and value:
         text = _repr_short(value, limit)
-        return text if text is not None else f"a {type(value).__name__} of {len(value)}"
+        return text if text is not None else f"{article(type(value).__name__)} of {len(value)}"
     return _scalar(value, limit)
 
 
@@ -90,8 +92,8 @@ def _scalar(value: Any, limit: int) -> str:
     if isinstance(value, (list, tuple, dict)):
         return repr(type(value)())  # empty
     if isinstance(value, (set, frozenset, bytes)):
-        return f"a {type(value).__name__} of {len(value)}"
-    return f"a {type(value).__name__}"
+        return f"{article(type(value).__name__)} of {len(value)}"
+    return article(type(value).__name__)
 
 
 def _repr_short(value: Any, limit: int) -> str | None:
@@ -268,6 +270,44 @@ class MapOf(Shape):
 
 ID, NUMBER, FLAG, TRUE, NONE = CardId(), Number(), Flag(), TrueOnly(), Nothing()
 NAME = Word("a player's name", "player names")
+"""Every name ``name_problem`` accepts fits it: a game started with accepted names is never stuck."""
+MAX_NAME = 100
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a player's name, or None. The one check of a name, made where names are
+    entered (``maester --names``, the New Game dialog, scenario files, saves): 1 to ``MAX_NAME``
+    characters, not only spaces, every one visible (no control or invisible formatting character such
+    as ESC, BEL, U+200F or U+202E: the answers that name the player would not fit ``NAME``)."""
+    if not isinstance(name, str):
+        return f"a player's name is text, not {_kind(name)}"
+    if not name.strip():
+        return "a player's name cannot be empty or only spaces"
+    if len(name) > MAX_NAME:
+        return f"the player's name {shown(name, 30)} is {len(name)} characters long; a name is at most {MAX_NAME}"
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        import unicodedata
+
+        what = unicodedata.name(bad, "").lower()
+        return (f"the player's name {shown(name, 40)} contains U+{ord(bad):04X}{f' ({what})' if what else ''}, "
+                f"a control or invisible character; use letters, digits, spaces and punctuation")
+    return None
+
+
+def names_problem(names: Any) -> str | None:
+    """``name_problem`` of each of a game's player names, and that they differ; None when they are fine."""
+    if not isinstance(names, (list, tuple)):
+        return "the player names are a list"
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            return problem
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        return f"two players are named {shown(twice, 40)}: each player needs a different name"
+    return None
+
 WORD = Word()
 TEXT = Word("text of up to 200 printable characters", "texts")
 IDS = ListOf(ID)
@@ -363,7 +403,13 @@ class Decision:
 
     @property
     def only_pass(self) -> bool:
-        """True when passing is the only legal answer (the table may skip such prompts)."""
+        """True when passing is the only legal answer (the engine may skip such prompts)."""
+        return self.only_pass_or_untimed and not self.context.get("by_hand_untimed")
+
+    @property
+    def only_pass_or_untimed(self) -> bool:
+        """True when passing is the only legal answer but for uses by hand whose timing could not be read
+        (``engine.manual.split_untimed``): offered in every window, they do not make the table stop."""
         return self.can_pass and not self.options and not self.choices and not self.context.get("by_hand")
 
     def accepts_command(self, answer: dict) -> bool:
@@ -397,24 +443,25 @@ class Decision:
         return f"{self.kind} of {self.player}: {self.prompt}{opts}"
 
 
-def selection_checker(g, eligible: list, lo: int, hi: int, what: str):
-    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them."""
+def selection_checker(g, eligible: list, lo: int, hi: int, what: str, rule: str = "COS-14"):
+    """A checker for ``{choose: [...]}`` answers: distinct, eligible, between lo and hi of them.
+    ``rule``: the id of the rule that makes the choice (a refusal names it)."""
 
     allowed = set(eligible)
 
     def check(answer: dict) -> dict:
         picks = answer.get("choose")
         if not isinstance(picks, list):
-            raise Refused("choose takes a list")
+            raise Refused(f"choose takes a list ({rule})")
         if len(set(map(str, picks))) != len(picks):
             raise Refused("choose each card only once (CHL-15)")
         for pick in picks:
             if pick not in allowed:
                 label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick
-                raise Refused(f"{label} cannot be chosen: choose {what}")
+                raise Refused(f"{label} cannot be chosen: choose {what} ({rule})")
         if not lo <= len(picks) <= hi:
             need = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise Refused(f"choose {need}, not {len(picks)}")
+            raise Refused(f"choose {need}, not {len(picks)} ({rule})")
         return {"choose": list(picks)}
 
     return check

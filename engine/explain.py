@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.wording import article, for_players
+
 if TYPE_CHECKING:
     from engine.decisions import Decision
     from engine.game import Game
@@ -138,9 +140,9 @@ def gate_text(game: "Game", gate: dict) -> str:
     card = gate.get("card")
     title = game.name(card) if isinstance(card, int) and card in game.state.cards else ""
     words = {
-        "challenge_won": f"{who} won a {gate.get('type', '')} challenge",
-        "challenge_lost": f"{who} lost a {gate.get('type', '')} challenge",
-        "challenge_declared": f"{who} declared a {gate.get('type', '')} challenge",
+        "challenge_won": f"{who} won {article(gate.get('type', ''))} challenge",
+        "challenge_lost": f"{who} lost {article(gate.get('type', ''))} challenge",
+        "challenge_declared": f"{who} declared {article(gate.get('type', ''))} challenge",
         "defenders_declared": f"{who} declared defenders",
         "killed": f"{title} was killed",
         "left_play": f"{title} left play",
@@ -195,6 +197,10 @@ def event_text(game: "Game", event: dict | None) -> str:
 def explain(game: "Game", *, decision: "Decision | None" = None, event: dict | None = None,
             passed: list[str] | tuple = ()) -> str:
     """The current moment in words: which window and step, who holds priority, what is pending."""
+    return for_players(_explain(game, decision, event, passed), game.state.player_names)
+
+
+def _explain(game: "Game", decision: "Decision | None", event: dict | None, passed: list[str] | tuple) -> str:
     st = game.state
     if st.winner is not None and decision is None:
         return ("The game is over: " + (f"{st.winner} wins." if st.winner != "draw" else "a draw.")

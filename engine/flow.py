@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from engine import legality, manual, triggers
-from engine.decisions import Decision, GameEnded, Refused
+from engine.decisions import Decision, GameEnded, Refused, shown
 from engine.state import CHALLENGE_TYPES, Challenge, Version, Window, effects_on
 from engine.steady import steady
 
@@ -107,6 +107,7 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
         yield from response_step(g, g.first_player)
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
 
@@ -121,8 +122,34 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     yield from response_step(g, g.state.left_of(initiator))
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
+
+
+def ordered_end(g: Game) -> Flow:
+    """WIN-06, C-10: when a win condition (15 power) and an elimination condition (five Doomed cards)
+    hold at once, the first player chooses which applies first: ``victory`` (the player with 15 power
+    wins) or ``elimination`` (the doomed players are out, then whoever still has 15 power wins)."""
+    conflict = g.end_conflict()
+    if conflict is None:
+        return
+    winners, doomed = conflict
+    words = ["victory", "elimination"]
+    decision = Decision("choose", g.first_player,
+                        f"{' and '.join(winners)} {'has' if len(winners) == 1 else 'have'} 15 power and "
+                        f"{' and '.join(doomed)} {'has' if len(doomed) == 1 else 'have'} five Doomed cards in the "
+                        f"dead pile: choose which applies first (victory or elimination)",
+                        choices=words, min_count=1, max_count=1,
+                        checker=legality.selection_checker(g, words, 1, 1, "victory or elimination", "WIN-06"),
+                        context={"winners": winners, "doomed": doomed, "end_order": True})
+    answer = yield from g.ask(decision)
+    first = answer["choose"][0]
+    g.log(f"{g.first_player} applies the {first} first (WIN-06)")
+    if first == "victory":
+        g.check_victory()
+    g.check_doomed()
+    g.check_victory()
 
 
 def until_all_pass(g: Game, first: str, offer, *, stop=lambda: False) -> Flow:
@@ -207,7 +234,7 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
                     why = f"{ev.name} cannot be saved against (GEN-04)"
                 if why is None and ev.data.get("terminal"):
                     why = terminal_save_problem(g, name, ev, {"duplicate_save": cid})
-                raise Refused(why or "no duplicate can save that card now")
+                raise Refused(why or "no duplicate can save that card now (UNQ-08)")
             return {"duplicate_save": cid}
         normal = triggers.check_trigger(g, name, answer, step="save_cancel", event=ev)
         why = terminal_save_problem(g, name, ev, normal) if ev.data.get("terminal") else None
@@ -335,7 +362,7 @@ def settle_destinations(g: Game, effects: tuple, ctx) -> Flow:
         decision = Decision("choose", g.first_player,
                             f"{g.name(cid)} is removed in more than one way at once: choose where it goes",
                             choices=words, min_count=1, max_count=1,
-                            checker=legality.selection_checker(g, words, 1, 1, " or ".join(words)),
+                            checker=legality.selection_checker(g, words, 1, 1, " or ".join(words), "MOR-06"),
                             context={"card": cid, "destinations": words})
         answer = yield from g.ask(decision)
         ctx.destinations[cid] = answer["choose"][0]
@@ -426,11 +453,37 @@ def card_passives(g: Game) -> Flow:
             yield from manual.resolve_passive(g, owner, cid, ta, gate)
 
 
+def _plot_checker(g: Game, piles):
+    """PLT-01/02: the plot comes from the plot deck the player uses now; not from the used pile."""
+    def check(answer: dict) -> dict:
+        cid = answer.get("plot")
+        if cid in piles.plot_deck:
+            return {"plot": cid}
+        label = g.name(cid) if cid in g.state.cards else shown(cid)
+        if cid in piles.used_plots:
+            raise Refused(f"not a legal answer: {label} is in the used pile; choose a plot from the plot deck "
+                          f"(PLT-02)")
+        raise Refused(f"not a legal answer: {label} is not in {piles.name}'s plot deck; choose a plot from it "
+                      f"(PLT-01)")
+
+    return check
+
+
+def _first_player_checker(names: list[str]):
+    def check(answer: dict) -> dict:
+        if answer.get("first_player") not in names:
+            raise Refused(f"not a legal answer: {shown(answer.get('first_player'))} is not a player in the game; "
+                          f"the first player is one of {', '.join(names)} (PLT-08)")
+        return {"first_player": answer["first_player"]}
+
+    return check
+
+
 def _order_checker(g: Game, cards: list[int]):
     def check(answer: dict) -> dict:
         order = answer.get("order")
         if not isinstance(order, list) or sorted(order) != sorted(cards):
-            raise Refused("order every one of the simultaneous passive abilities, each once")
+            raise Refused("order every one of the simultaneous passive abilities, each once (TIM-14)")
         return {"order": list(order)}
 
     return check
@@ -485,7 +538,7 @@ def response_step(g: Game, first: str) -> Flow:
 
         decision = Decision("response", name, "play a response", can_pass=True, checker=check,
                             options=triggers.options(g, name, step="response"),
-                            context={"by_hand": manual.options(g, name, step="response")})
+                            context=manual.split_untimed(g, manual.options(g, name, step="response")))
         answer = yield from g.ask(decision)
         if "pass" in answer:
             return False
@@ -562,10 +615,11 @@ def action_decision(g: Game, name: str, found: tuple[list[dict], list[dict]] | N
         prompt = f"marshal a card ({g.player(name).gold} gold{f' + {tokens} on cards' if tokens else ''}) " \
                  f"or pass when done"
     decision = Decision("action", name, prompt, options=options, can_pass=True, checker=check,
-                        context={"by_hand": by_hand})
+                        context=manual.split_untimed(g, by_hand))
 
     def refresh() -> None:
-        decision.options, decision.context["by_hand"] = _action_options(g, name)
+        decision.options, by_hand_now = _action_options(g, name)
+        decision.context.update(manual.split_untimed(g, by_hand_now))
 
     decision.refresh = refresh
     return decision
@@ -693,7 +747,7 @@ def plot_phase(g: Game) -> Flow:
                 continue
             decision = Decision("plot", name, "choose a plot to reveal" + (
                                 f" (from {p.name}'s plot deck)" if p.name != name else ""),
-                                options=[{"plot": c} for c in p.plot_deck])
+                                options=[{"plot": c} for c in p.plot_deck], checker=_plot_checker(g, p))
             answer = yield from g.ask(decision)
             chosen[name] = answer["plot"]
 
@@ -731,7 +785,7 @@ def plot_phase(g: Game) -> Flow:
         winner = result["winner"]
         names = st.clockwise_from(g.first_player)
         decision = Decision("first_player", winner, "choose the first player",
-                            options=[{"first_player": n} for n in names])
+                            options=[{"first_player": n} for n in names], checker=_first_player_checker(names))
         answer = yield from g.ask(decision)
         st.first_player = answer["first_player"]
         g.log(f"{winner} chooses {st.first_player} as first player")
@@ -1056,7 +1110,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
                                 f"character{'s' if count > 1 else ''} to kill",
                                 choices=eligible, min_count=count, max_count=count,
                                 checker=legality.selection_checker(g, eligible, count, count,
-                                                                   "a character you control in play"))
+                                                                   "a character you control in play", "CHL-14"))
             if count == len(eligible):
                 decision.options = [{"choose": list(eligible)}]
             answer = yield from g.ask(decision)
@@ -1119,7 +1173,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             return
         decision = Decision("choose", ch.defender, "deadly: choose a defending character to kill",
                             choices=eligible, min_count=1, max_count=1,
-                            checker=legality.selection_checker(g, eligible, 1, 1, "one of your defenders"))
+                            checker=legality.selection_checker(g, eligible, 1, 1, "one of your defenders", "KW-03"))
         if len(eligible) == 1:
             decision.options = [{"choose": list(eligible)}]
         answer = yield from g.ask(decision)
@@ -1165,7 +1219,7 @@ def pay_tolls(g: Game, payer: str, found: list) -> Flow:
     if any(t[2] is None for t in found) and len(others) > 1:
         decision = Decision("choose", payer, "choose the opponent you give the gold to", choices=others,
                             min_count=1, max_count=1,
-                            checker=legality.selection_checker(g, others, 1, 1, "an opponent"))
+                            checker=legality.selection_checker(g, others, 1, 1, "an opponent", "GEN-01"))
         answer = yield from g.ask(decision)
         chosen = answer["choose"][0]
     triggers.pay_tolls(g, found, chosen)

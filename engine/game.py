@@ -152,7 +152,7 @@ class Game:
         """Apply ``player``'s answer to the pending decision, or raise ``Refused`` (state unchanged)."""
         decision = self.pending
         if decision is None:
-            raise Refused("the game is over")
+            raise Refused("the game is over (WIN-01)")
         if not isinstance(player, str) or player != decision.player:
             raise Refused(f"it is {decision.player}'s turn to answer ({decision.kind}), not {shown(player)}'s")
         self.warnings = []
@@ -201,7 +201,7 @@ class Game:
         WIN-07) and the game goes on without him. Recorded in the history as
         ``(name, {"concede": True})``, so replays and saves concede again at the same point."""
         if self.pending is None:
-            raise Refused("the game is over")
+            raise Refused("the game is over (WIN-01)")
         if not isinstance(name, str) or name not in self.state.player_names:
             raise Refused(f"{shown(name)} is not a player")
         if self.player(name).eliminated:
@@ -273,13 +273,16 @@ class Game:
         return answer
 
     def end_by_free_move(self) -> None:
-        """Advise mode: a free move may decide the game (15 power, five Doomed cards)."""
+        """Advise mode: a free move may decide the game (15 power, five Doomed cards), or already has
+        (a manual tool checks victory itself): the game ends as after an answer, with no open decision."""
         try:
             self.check_victory()
             self.check_doomed()
         except GameEnded:
+            pass
+        if self.state.winner is not None:
             self.pending = None
-            self.result = GameOver(self.state.winner or "draw", self.state.log[-1])
+            self.result = GameOver(self.state.winner, self.state.log[-1])
 
     def constant_table(self) -> dict:
         """The table of values that read the structure (``engine.state.Version.s``) and the constants
@@ -612,6 +615,8 @@ class Game:
             drawn += 1
             if by_effect:
                 p.drawn_this_round += 1
+            if self.state.window is not None and self.state.phase != "setup":  # once per card (DRW-02)
+                self.state.window.gates.append({"event": "card_drawn", "player": name})
         return drawn
 
     def shuffle_deck(self, name: str) -> None:
@@ -724,7 +729,26 @@ class Game:
         for cid in marked:
             self.card(cid).moribund = None
         self.discard_illegal_attachments()
-        self.check_doomed()
+        if self.end_conflict() is None:  # else the first player orders them (flow.ordered_end, WIN-06)
+            self.check_doomed()
+            if marked:  # power that counts again as a card leaves (Melisandre) wins at once (WIN-01)
+                self.check_victory()
+
+    def end_conflict(self) -> tuple[list[str], list[str]] | None:
+        """(players with 15 power, players with five Doomed cards in the dead pile) when a win and an
+        elimination condition hold at once (WIN-06, C-10: the first player orders them); else None."""
+        if self.state.winner is not None:
+            return None
+        held = self.__dict__.get("_doomed_checked")  # nobody is doomed while the dead piles stay (check_doomed)
+        if held is not None and held[0] == Version.s and held[1] is self.state:
+            return None
+        living = self.state.clockwise_from(self.first_player)
+        doomed = [n for n in living if self.doomed_in_dead(n) >= DOOMED_TO_ELIMINATE]
+        if not doomed:
+            self.__dict__["_doomed_checked"] = (Version.s, self.state)
+            return None
+        winners = [n for n in living if self.total_power(n) >= WIN_POWER]
+        return (winners, doomed) if winners else None
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once. A check
@@ -886,13 +910,13 @@ class Game:
             return None if cost <= pool + tokens else f"gold: {cost} needed; {name} has {pool}" + \
                 (f" and {tokens} on cards" if tokens else "")
         if isinstance(from_tokens, bool) or not isinstance(from_tokens, int) or from_tokens < 0:
-            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards)"
+            return "gold_tokens: a whole number of 0 or more (the gold paid from gold tokens on cards) (MAR-04)"
         if from_tokens > tokens:
-            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards"
+            return f"gold_tokens: {name} may spend only {tokens} gold from tokens on cards (MAR-04)"
         if from_tokens > cost:
-            return f"gold_tokens: the payment is only {cost} gold"
+            return f"gold_tokens: the payment is only {cost} gold (MAR-04)"
         if cost - from_tokens > pool:
-            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool}"
+            return f"gold: {cost - from_tokens} from the gold pool needed; {name} has {pool} (MAR-04)"
         return None
 
     def spend_gold(self, name: str, cost: int, from_tokens: int | None = None) -> int:

@@ -12,6 +12,7 @@ from engine.decisions import Decision, Refused, selection_checker  # noqa: F401 
 from engine.state import CHALLENGE_TYPES, Challenge
 from engine.steady import memo, steady
 from engine.uniqueness import copies_in_play, entry_problem, unique_problem  # noqa: F401 - this module's API
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -66,16 +67,16 @@ def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
 def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
     title = g.name(cid)
     if host is None:
-        return f"{title} is an attachment: say which character it goes on (attach_to)"
+        return f"{title} is an attachment: say which character it goes on (attach_to) (ATT-01)"
     if host not in g.state.cards:
-        return f"there is no card {host} to attach {title} to"
+        return f"there is no card {host} to attach {title} to (ATT-01)"
     h = g.card(host)
     if h.zone == "house" and "house" in triggers.host_types(g, cid):
         return triggers.attachment_restriction_problem(g, cid, host, g.card(cid).owner)
     if h.zone != "in_play" or h.facedown:
-        return f"{title} must be attached to a card in play; {g.name(host)} is not in play"
+        return f"{title} must be attached to a card in play; {g.name(host)} is not in play (ATT-01)"
     if h.moribund is not None:
-        return f"{g.name(host)} is leaving play (moribund) and cannot take attachments"
+        return f"{g.name(host)} is leaving play (moribund) and cannot take attachments (ATT-01, MOR-03)"
     if g.has_keyword(host, "no attachments"):
         return f"{g.name(host)} has No Attachments (KW-08)"
     return triggers.attachment_restriction_problem(g, cid, host, g.card(cid).owner)
@@ -86,7 +87,7 @@ def normalise_marshal(answer: dict) -> dict:
         out = {"card": answer["marshal"], "duplicate": bool(answer.get("duplicate", False)),
                "attach_to": answer.get("attach_to"), "x": int(answer.get("x") or 0)}
     except (TypeError, ValueError):
-        raise Refused("x must be a whole number")
+        raise Refused("x must be a whole number (COS-08)")
     if answer.get("gold_tokens") is not None:  # how much of the cost gold tokens pay (Tywin Lannister)
         out["gold_tokens"] = answer["gold_tokens"]
     return out
@@ -104,7 +105,7 @@ def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, att
     """Every rule marshalling ``card`` now would break (advise mode warns of them all): the turn
     (MAR-05), then what the card itself breaks, gold last."""
     if card not in g.state.cards:
-        return [f"there is no card {card}"]
+        return [f"there is no card {card} (MAR-04)"]
     out = []
     st = g.state
     if st.phase != "marshalling" or st.active_player != name:
@@ -135,7 +136,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     p = g.player(name)
     title = g.name(card)
     if card not in memo(g, ("hand", name), lambda: set(p.hand)):
-        return f"{title} is not in {name}'s hand"
+        return f"{title} is not in {name}'s hand (MAR-04)"
     d = g.defn(card)
     if duplicate:
         if not d.unique:
@@ -148,11 +149,11 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
                     f"(UNQ-05)")
         return None
     if d.type == "event":
-        return f"{title} is an event: play it with 'trigger', not 'marshal'"
+        return f"{title} is an event: play it with 'trigger', not 'marshal' (EFF-10)"
     if d.type not in ("character", "location", "attachment"):
-        return f"{title} is a {d.type} and cannot be marshalled"
+        return f"{title} is {article(d.type)} and cannot be marshalled (MAR-05)"
     if x < 0:
-        return "X cannot be negative"
+        return "X cannot be negative (COS-08)"
     if p.limited_played and g.has_keyword(card, "limited"):
         return f"{name} has already played a Limited card this round (MAR-11)"
     problem = unique_problem(g, name, card)
@@ -165,13 +166,13 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
         if problem:
             return problem
     elif attach_to is not None:
-        return f"{title} is a {d.type}: it is not played as an attachment (ATT-01)"
+        return f"{title} is {article(d.type)}: it is not played as an attachment (ATT-01)"
     cost = marshal_cost(g, name, card, x)
     if cost > g.spendable_gold(name):  # his pool and the gold tokens he may spend (Tywin Lannister)
         return _gold_message(g, name, card, cost)
     problem = g.gold_tokens_problem(name, cost, gold_tokens)
     if problem:
-        return f"{problem} (MAR-04)"
+        return problem
     return None
 
 
@@ -217,18 +218,18 @@ def trigger_problem(g: Game, name: str, answer: dict) -> str:
     if "trigger" in answer:
         cid = answer["trigger"]
         label = g.name(cid) if cid in g.state.cards else str(cid)
-        return f"{label} has no ability that {name} can trigger now"
-    return "no such action"
+        return f"{label} has no ability that {name} can trigger now (TIM-02)"
+    return "no such action (TIM-02)"
 
 
 def duplicate_save_problem(g: Game, name: str, cid: Any, victims: list[int]) -> str | None:
     if cid not in g.state.cards:
-        return f"there is no card {cid}"
+        return f"there is no card {cid} (UNQ-08)"
     title = g.name(cid)
     if cid not in victims:
-        return f"{title} is not about to be killed or discarded, so there is nothing to save it from"
+        return f"{title} is not about to be killed or discarded, so there is nothing to save it from (UNQ-08, TIM-07)"
     if g.card(cid).controller != name:
-        return f"only {g.card(cid).controller} can save {title} with a duplicate"
+        return f"only {g.card(cid).controller} can save {title} with a duplicate (UNQ-08)"
     if not g.card(cid).duplicates:
         return f"{title} has no duplicate to discard (UNQ-08)"
     return None
@@ -250,20 +251,20 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
     if answer.get("duplicates"):
         return "duplicates may not be placed during setup (SET-05)"
     if not isinstance(cards, list) or not isinstance(attach, dict):
-        return "setup takes a list of cards, and attach a mapping of attachment to host"
+        return "setup takes a list of cards, and attach a mapping of attachment to host (SET-02)"
     if len(set(cards)) != len(cards):
-        return "each card can be placed once"
+        return "each card can be placed once (SET-02)"
     total, limited, titles = 0, 0, set()
     hand = set(p.hand)
     for cid in cards:
         if cid not in hand:
             label = g.name(cid) if cid in g.state.cards else cid
-            return f"{label} is not in {name}'s setup hand"
+            return f"{label} is not in {name}'s setup hand (SET-02)"
         d = g.defn(cid)
         if d.type not in ("character", "location") and not g.has_keyword(cid, "setup"):
-            return f"{d.name} is a {d.type}: only characters, locations and Setup cards are placed (SET-02/03)"
+            return f"{d.name} is {article(d.type)}: only characters, locations and Setup cards are placed (SET-02/03)"
         if d.type == "attachment" and cid not in attach:
-            return f"{d.name} is an attachment: say which placed character it goes on (attach)"
+            return f"{d.name} is an attachment: say which placed character it goes on (attach) (SET-03, ATT-01)"
         if d.unique:
             if d.name in titles:
                 return f"two copies of the unique {d.name} cannot both be placed (SET-05)"
@@ -280,12 +281,12 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             soft.append(broken)
     for att, host in attach.items():
         if att not in cards or host not in cards:
-            return "attach names cards that are both placed in this setup"
+            return "attach names cards that are both placed in this setup (SET-03)"
         if att == host or host in attach or g.defn(att).type != "attachment":
             return (f"attach puts an attachment on a placed character; {g.name(att)} cannot go on "
                     f"{'itself' if att == host else g.name(host)} (SET-02)")
         if g.card_type(host) != "character":
-            return f"{g.name(att)} must go on a character"
+            return f"{g.name(att)} must go on a character (ATT-01)"
         if g.has_keyword(host, "no attachments"):
             return f"{g.name(host)} has No Attachments (KW-08)"
         if triggers.weapon_only_problem(g, att, host):  # core-c
@@ -345,9 +346,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     ctype, against, attackers = answer.get("challenge"), answer.get("against"), answer.get("attackers")
     p = g.player(name)
     if ctype not in CHALLENGE_TYPES:
-        return f"unknown challenge type {ctype!r}; use military, intrigue or power"
+        return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
-        return f"{name} has already made a {ctype} challenge this phase (CHL-01)"
+        return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
     stop = triggers.prohibited(g, name, "challenges")
     if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
         n = int(stop[1].get("max", 0))
@@ -357,21 +358,21 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if against is None and len(opponents) == 1:
         against = opponents[0]
     if against not in opponents:
-        return f"{against!r} is not an opponent {name} can challenge"
+        return f"{against!r} is not an opponent {name} can challenge (CHL-02)"
     for e in g.state.effects:  # core-b: Mutual Cause, Mutual Blackmail, Mutual Enemies
         if e.stat == "forbid_challenge" and e.value["type"] == ctype and set(e.value["players"]) == {name, against}:
             return f"{name} and {against} cannot declare {ctype} challenges against one another ({g.name(e.source)}, GEN-01)"
     if not isinstance(attackers, list) or not attackers:
         return "declare at least one attacking character (CHL-02)"
     if len(set(attackers)) != len(attackers):
-        return "each attacker is declared once"
+        return "each attacker is declared once (CHL-02)"
     for cid in attackers:
         if cid not in g.state.cards:
-            return f"there is no card {cid}"
+            return f"there is no card {cid} (CHL-02)"
         c = g.card(cid)
         title = g.name(cid)
         if c.controller != name or c.zone != "in_play" or g.card_type(cid) != "character":
-            return f"{title} is not a character {name} controls in play"
+            return f"{title} is not a character {name} controls in play (CHL-02)"
         if c.kneeling:
             return f"{title} is kneeling and cannot attack (CHL-03)"
         if ctype not in g.icons(cid):
@@ -415,12 +416,12 @@ def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
     def check(answer: dict) -> dict:
         mapping = answer.get("stealth")
         if not isinstance(mapping, dict):
-            raise Refused("stealth takes a mapping of attacker to target")
+            raise Refused("stealth takes a mapping of attacker to target (CHL-06)")
         if len(set(mapping.values())) != len(mapping):
-            raise Refused("each stealth attacker chooses a different character")
+            raise Refused("each stealth attacker chooses a different character (CHL-06)")
         for a, t in mapping.items():
             if a not in stealthy:
-                raise Refused(f"{g.name(a) if a in g.state.cards else a} is not an attacking Stealth character")
+                raise Refused(f"{g.name(a) if a in g.state.cards else a} is not an attacking Stealth character (CHL-06)")
             if t not in targets:
                 raise Refused(f"{g.name(t) if t in g.state.cards else t} cannot be chosen for stealth: "
                               f"choose a character without Stealth that {ch.defender} controls (CHL-06)")
@@ -446,17 +447,17 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
     def check(answer: dict) -> dict:
         picks = answer.get("defend")
         if not isinstance(picks, list):
-            raise Refused("defend takes a list of characters (an empty list declares none)")
+            raise Refused("defend takes a list of characters (an empty list declares none) (CHL-07)")
         if len(set(picks)) != len(picks):
-            raise Refused("each defender is declared once")
+            raise Refused("each defender is declared once (CHL-07)")
         for cid in picks:
             if cid not in g.state.cards:
-                raise Refused(f"there is no card {cid}")
+                raise Refused(f"there is no card {cid} (CHL-07)")
             if cid in ch.stealth.values():
                 raise Refused(f"{g.name(cid)} was chosen by stealth and cannot defend (CHL-06)")
             c = g.card(cid)
             if c.controller != ch.defender or c.zone != "in_play":
-                raise Refused(f"{g.name(cid)} is not a character {ch.defender} controls in play")
+                raise Refused(f"{g.name(cid)} is not a character {ch.defender} controls in play (CHL-07)")
             if c.kneeling:
                 raise Refused(f"{g.name(cid)} is kneeling and cannot defend (CHL-03)")
             if ch.type not in g.icons(cid):

@@ -12,7 +12,8 @@ effect with **manual effect tools**:
   revealed", "After you win ...") prompts its controller when its gate opens:
   resolve it by hand, or skip; a paragraph whose timing cannot be read is
   offered wherever its controller may act (player-action segments and step 5),
-  flagged as such;
+  flagged as such, apart from the others (``split_untimed``): it is a legal play,
+  but the table does not stop a player for it (``Decision.only_pass_or_untimed``);
 - step 1: the player states the costs paid by hand (``cost``: kneel, gold,
   influence with ``pay``, discard, kill, return, power) and, if the effect
   removes cards, its targets (so they can be saved in step 2);
@@ -37,6 +38,7 @@ from cards.textlabels import TextAbility, read_text, triggered_words
 from engine import legality, triggers
 from engine.decisions import Decision, Refused
 from engine.state import Effect, smemo
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Flow, Game
@@ -177,7 +179,7 @@ def _gold_problem(g: Game, player: str, cid: int) -> str | None:
     if not (st.phase == "marshalling" and st.active_player == player):
         return f"{d.name} costs gold: it can be played only in {player}'s own marshalling turn (MAR-08, C-14)"
     if (d.cost or 0) > g.spendable_gold(player) and g.options.mode != "advise":
-        return f"gold: {d.name} costs {d.cost}; {player} has {g.spendable_gold(player)}"
+        return f"gold: {d.name} costs {d.cost}; {player} has {g.spendable_gold(player)} (MAR-04)"
     return None
 
 
@@ -237,6 +239,21 @@ def options(g: Game, player: str, *, step: str, event: Any = None) -> list[dict]
     return out
 
 
+def untimed(g: Game, option: dict) -> bool:
+    """Whether the paragraph a use by hand names has a timing that could not be read (``flagged``)."""
+    return any(ta.paragraph == option.get("paragraph", 1) and ta.flagged
+               for ta in text_abilities(g, option["by_hand"]))
+
+
+def split_untimed(g: Game, found: list[dict]) -> dict:
+    """A decision's context for the uses by hand ``found``: ``by_hand``, those whose timing was read, and
+    ``by_hand_untimed``, those offered everywhere because it was not."""
+    out: dict = {"by_hand": [], "by_hand_untimed": []}
+    for option in found:
+        out["by_hand_untimed" if untimed(g, option) else "by_hand"].append(option)
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Checking a use by hand (step 1's answer)
 # ---------------------------------------------------------------------------
@@ -265,7 +282,7 @@ def _cost_problem(g: Game, player: str, cid: int, cost: dict) -> str | None:
         return f"cost: gold must be a whole number of 0 or more, got {gold!r}"
     printed = g.defn(cid).cost or 0 if g.defn(cid).type == "event" and g.card(cid).zone == "hand" else 0
     if gold + printed > g.spendable_gold(player) and g.options.mode != "advise":
-        return f"gold: {gold + printed} needed; {player} has {g.spendable_gold(player)}"
+        return f"gold: {gold + printed} needed; {player} has {g.spendable_gold(player)} (COS-06)"
     need = cost.get("influence", 0)
     if not isinstance(need, int) or isinstance(need, bool) or need < 0:
         return f"cost: influence must be a whole number, got {need!r}"
@@ -314,11 +331,11 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
     title = g.name(cid)
     if cid not in _sources(g, player) or not _usable_zone(g, cid):
         raise Refused(f"{player} cannot use {title}: it is not a card {player} controls in play "
-                      f"or an event in {player}'s hand")
+                      f"or an event in {player}'s hand (EFF-08)")
     if not _fits(ta, step, g.state.phase):
         where = {"action": "in a player-action segment", "save_cancel": "in step 2 (save/cancel)",
                  "response": "in step 5 (responses)"}.get(step, step)
-        raise Refused(f"{title}'s paragraph {n} is a {ta.describe()}: it cannot be used {where} now "
+        raise Refused(f"{title}'s paragraph {n} is {article(ta.describe())}: it cannot be used {where} now "
                       f"({'RND-05' if ta.kind == 'action' else 'TIM-06' if ta.kind in ('save', 'cancel') else 'TIM-08'})")
     for problem in (_gold_problem(g, player, cid), _limited_problem(g, player, cid, ta)):
         if problem:
@@ -346,22 +363,22 @@ def check(g: Game, player: str, answer: dict, *, step: str, event: Any = None) -
         for t in targets:
             c = g.state.cards.get(t) if isinstance(t, int) else None
             if c is None or c.zone not in IN_PLAY:
-                raise Refused(f"targets: {t!r} is not a card in play, so it cannot be removed")
+                raise Refused(f"targets: {t!r} is not a card in play, so it cannot be removed (ZON-03)")
             if c.moribund is not None:
                 raise Refused(f"{g.name(t)} is already leaving play: it is not a legal target (MOR-03)")
     out = {"by_hand": cid, "paragraph": n, "cost": cost, "targets": list(targets), "removes": removes}
     for key, only in (("save", "save_cancel"), ("cancel", "save_cancel"), ("gate", "response")):
         if key in answer and step != only:
-            raise Refused(f"by_hand: '{key}' belongs to a {'save or cancel (step 2)' if only == 'save_cancel' else 'response (step 5)'}"
-                          f", not to this decision")
+            raise Refused(f"by_hand: '{key}' belongs to {'a save or cancel (step 2)' if only == 'save_cancel' else 'a response (step 5)'}"
+                          f", not to this decision (TIM-05)")
     if step == "save_cancel":
         if event is None:
-            raise Refused("there is nothing to save or cancel now")
+            raise Refused("there is nothing to save or cancel now (TIM-06)")
         if ta.kind == "cancel":
             if event.data.get("cannot_be_canceled"):
                 raise Refused(f"{event.name} cannot be canceled (GEN-04)")
             if event.data.get("source") == cid:
-                raise Refused(f"{title} cannot cancel itself")
+                raise Refused(f"{title} cannot cancel itself (TIM-07)")
             if event.data.get("source_class") == "framework":
                 raise Refused(f"{title}: a cancel by hand answers a card's effect, not a framework step "
                               f"({event.name}) (TIM-06)")
@@ -653,7 +670,7 @@ def _kneel_check(kneel: bool):
         if c.zone not in SOURCE_ZONES:
             return f"{g.name(cid)} is not in play"
         if c.kneeling == kneel:
-            return f"{g.name(cid)} is already {'kneeling' if kneel else 'standing'}"
+            return f"{g.name(cid)} is already {'kneeling' if kneel else 'standing'} (ZON-06)"
         return None
 
     def apply_(g: Game, player: str, a: dict, source: int | None) -> None:
@@ -674,7 +691,7 @@ def _power_check(g: Game, player: str, a: dict, source: int | None) -> str | Non
     if c.zone not in ("in_play", "attached", "house"):
         return f"{g.name(cid)} is not in play: power sits on cards in play and House cards"
     if c.power + n < 0:
-        return f"{g.name(cid)} has {c.power} power; it cannot lose {-n}"
+        return f"{g.name(cid)} has {c.power} power; it cannot lose {-n} (ZON-07)"
     return None
 
 
@@ -696,7 +713,7 @@ def _move_power_check(g: Game, player: str, a: dict, source: int | None) -> str 
         if g.card(cid).zone not in ("in_play", "attached", "house"):
             return f"{g.name(cid)} is not in play: power sits on cards in play and House cards"
     if g.card(src).power < n:
-        return f"{g.name(src)} has {g.card(src).power} power; it cannot give {n}"
+        return f"{g.name(src)} has {g.card(src).power} power; it cannot give {n} (ZON-08)"
     return None
 
 
@@ -716,7 +733,7 @@ def _gold_check(g: Game, player: str, a: dict, source: int | None) -> str | None
     who = _player_at(g, a, player)
     n = _int_at(a, "amount", 1)
     if g.player(who).gold + n < 0:
-        return f"{who} has {g.player(who).gold} gold; cannot lose {-n}"
+        return f"{who} has {g.player(who).gold} gold; cannot lose {-n} (ZON-02)"
     return None
 
 
@@ -735,7 +752,7 @@ def _draw_check(g: Game, player: str, a: dict, source: int | None) -> str | None
     if g.player(who).drawn_this_round >= 3 and g.options.mode != "advise":
         return f"{who} has already drawn 3 cards by card effects this round: the draw cap (DRW-03)"
     if not g.player(who).deck:
-        return f"{who}'s deck is empty"
+        return f"{who}'s deck is empty (DRW-01)"
     return None
 
 
@@ -871,7 +888,7 @@ def _into_play_check(g: Game, player: str, a: dict, source: int | None) -> str |
     if c.zone not in ("hand", "discard", "dead", "deck"):
         return f"{g.name(cid)} is not in a hand, deck, discard or dead pile"
     if c.owner != player:
-        return f"{g.name(cid)} belongs to {c.owner}: put into play takes your own cards"
+        return f"{g.name(cid)} belongs to {c.owner}: put into play takes your own cards (ZON-10)"
     return _into_play_problem(g, player, cid, a.get("attach_to"))
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from engine.decisions import name_problem
+from engine.wording import article
+
 
 
 class SaveShapeError(ValueError):
@@ -20,8 +23,6 @@ class SaveShapeError(ValueError):
 ReplayError = SaveShapeError  # the name used below
 
 MAX_PLAYERS = 4
-MAX_NAME = 100
-"""The longest player name (characters)."""
 MAX_DECK_CARDS = 2000
 MAX_PLOTS = 100
 MAX_ANSWERS = 1_000_000
@@ -34,7 +35,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _name(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value.strip()) and len(value) <= MAX_NAME and value.isprintable()
+    return name_problem(value) is None
 
 
 def _keys(value: Any, most: int) -> bool:
@@ -61,7 +62,7 @@ def check_answer(value: Any) -> str | None:
         elif isinstance(v, list):
             stack.extend(v)
         elif not (v is None or isinstance(v, (str, int, float, bool))):
-            return f"it holds a {type(v).__name__}"
+            return f"it holds {article(type(v).__name__)}"
     return None
 
 
@@ -87,7 +88,7 @@ def check_setup(setup: Any) -> None:
         raise ReplayError(f"its setup's decks are not a mapping of 2 to {MAX_PLAYERS} players")
     for name, deck in decks.items():
         if not _name(name):
-            raise ReplayError(f"its setup names a player {str(name)[:40]!r} (a name is 1 to {MAX_NAME} characters)")
+            raise ReplayError(f"its setup names a player it cannot seat: {name_problem(name)}")
         if not isinstance(deck, Mapping):
             raise ReplayError(f"the deck of {name!r} is not a mapping")
         if not isinstance(deck.get("house"), str):

@@ -19,14 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cards.errors import DataError
+from cards.errors import DataError, clip
 from cards.files import run_command, tolerant_console
 from cards.model import CardDef
 from cards.yamlio import load_yaml_file
+from engine import triggers
+from engine.abilities import parse_abilities
 from engine.builder import StateBuilder
-from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused
+from engine.decisions import COMMANDS_FOR_KIND, Decision, GameOver, Refused, name_problem, shown
+from engine.explain import RULES
 from engine.game import Game, Options
 from engine.state import PHASES
+from engine.wording import article
 
 MAX_ROUNDS = 50
 MAX_DECISIONS = 100_000
@@ -75,7 +79,6 @@ MAX_CARDS = 5000
 MAX_DUPLICATES = 10
 MAX_NUMBER = 1_000_000
 """The largest gold, power, round ... a scenario may give."""
-MAX_NAME = 100
 
 
 class ScenarioError(Exception):
@@ -151,6 +154,8 @@ class Step:
     line: int | None = None
     tutorial: dict = field(default_factory=dict)
     """Tutorial keys beside the step's key (ask, hint, rule, at): docs/tutorials.md."""
+    first_ability: bool = False
+    """A ``trigger`` that names no ``ability``: the card's first one that can be triggered (``step_command``)."""
 
 
 @dataclass
@@ -217,8 +222,32 @@ class _Loader:
             if d.key in self.defs:
                 raise ScenarioError(0, f"cards[{i + 1}]: two definitions use the key '{d.key}'; give one a "
                                        f"different 'key'")
+            self._check_abilities(d, i)
             self.defs[d.key] = d
             self.defs_by_name.setdefault(d.name, []).append(d)
+
+    @staticmethod
+    def _check_abilities(d: CardDef, i: int) -> None:
+        """The card's abilities are checked as the file loads, not when the card is first used in play."""
+        if not d.abilities:
+            return
+        try:
+            parse_abilities(d.abilities, d.source)
+        except DataError as err:
+            line = f", line {err.line}" if err.line else ""
+            hint = f" ({clip(err.hint, 300)})" if err.hint else ""
+            raise ScenarioError(0, f"cards[{i + 1}] ({d.name}){line}: {err.field + ': ' if err.field else ''}"
+                                   f"{err.message}{hint}") from None
+
+    def known_title(self, title: str) -> bool:
+        """A card of that title is defined in 'cards' or known to the card database."""
+        if title in self.defs_by_name or title in self.defs:
+            return True
+        try:
+            self.card_def(title, "title")
+        except ScenarioError:
+            return False
+        return True
 
     def _pool_entry(self, m: dict, i: int) -> CardDef:
         """``{pool: KEY}``: a card of the imported card data, by its key (an extension of format 1)."""
@@ -263,9 +292,10 @@ class _Loader:
         if not isinstance(players, dict) or not 2 <= len(players) <= 4:
             raise ScenarioError(0, "start.players: a mapping of 2 to 4 players")
         for n in players:
-            if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or not n.isprintable():
-                raise ScenarioError(0, f"start.players: a player's name is text of 1 to {MAX_NAME} characters "
-                                       f"(no control characters), got {str(n)[:40]!r}{_where(players, n)}; put the name in quotes")
+            problem = name_problem(n)
+            if problem:
+                quote = "" if isinstance(n, str) else "; put the name in quotes"  # 1, null, true...
+                raise ScenarioError(0, f"start.players: {problem}{_where(players, n)}{quote}")
         names = list(players)
         phase = start.get("phase", "setup")
         if phase not in PHASES:
@@ -291,6 +321,8 @@ class _Loader:
         st.first_player = fp
         for n in names:
             self._player(n, players[n], houses[n][1], names)
+        for d in self.defs.values():  # a card defined but not dealt can still be named ("name a card")
+            b.pool.setdefault(d.key, d)
         shuffle = start.get("shuffle", False)
         if not isinstance(shuffle, bool):
             raise ScenarioError(0, f"start.shuffle: expected true or false, got {shuffle!r}")
@@ -309,7 +341,7 @@ class _Loader:
             return value.lower(), None
         d = self.card_def(value, where)
         if d.type != "house":
-            raise ScenarioError(0, f"{where}: '{value}' is a {d.type}, not a House card")
+            raise ScenarioError(0, f"{where}: '{value}' is {article(d.type)}, not a House card")
         return (d.house[0] if d.house else "neutral"), d
 
     def _int(self, m: dict, key: str, default: int, where: str, most: int = MAX_NUMBER) -> int:
@@ -437,13 +469,21 @@ class _Loader:
 
 # -- steps ---------------------------------------------------------------------------
 
+NAMED_CHOICES = ("title", "challenge_type", "keyword", "label")
+"""A choice named as text rather than as a card in the game (an extension of format 1): ``{title: T}`` a
+card title, the card anywhere or nowhere in the game ("name a card"); ``{challenge_type: T}``;
+``{keyword: K}``; ``{label: L}`` a `one_of` label, even one that is also a card's id or name."""
+
+
 class _Refs:
     """Resolves card and player references in steps and expectations."""
 
-    def __init__(self, labels: dict[str, Any], players: list[str], step: int):
+    def __init__(self, labels: dict[str, Any], players: list[str], step: int,
+                 known_title: Any = None):
         self.labels = labels
         self.players = players
         self.step = step
+        self.known_title = known_title
 
     def card(self, ref: Any, key: str) -> int:
         if ref is None:
@@ -469,7 +509,33 @@ class _Refs:
             raise ScenarioError(self.step, f"{key}: expected a list of cards")
         return [self.card(r, key) for r in refs]
 
+    def named(self, ref: dict, key: str) -> str:
+        """``{title: T}``, ``{challenge_type: T}``, ``{keyword: K}`` or ``{label: L}``: the text it names."""
+        if len(ref) != 1 or next(iter(ref)) not in NAMED_CHOICES:
+            raise ScenarioError(self.step, f"{key}: a choice named as text is a mapping with one key, one of "
+                                           f"{', '.join(NAMED_CHOICES)}; got {shown(ref)}")
+        kind, value = next(iter(ref.items()))
+        if not isinstance(value, str) or not value.strip():
+            raise ScenarioError(self.step, f"{key}.{kind}: expected text, got {shown(value)}")
+        if kind == "challenge_type" and value not in ("military", "intrigue", "power"):
+            raise ScenarioError(self.step, f"{key}.challenge_type: '{value}' is not a challenge type "
+                                           f"(military, intrigue, power)")
+        if kind == "keyword":
+            from cards.schema import normalise_keyword
+
+            norm = normalise_keyword(value)
+            if norm is None:
+                raise ScenarioError(self.step, f"{key}.keyword: '{value}' is not a keyword (deadly, stealth, "
+                                               f"immune to events, ...)")
+            return norm
+        if kind == "title" and self.known_title is not None and not self.known_title(value):
+            raise ScenarioError(self.step, f"{key}.title: no card is called '{value}' in 'cards' or the card "
+                                           f"database")
+        return value
+
     def card_or_player(self, ref: Any, key: str) -> Any:
+        if isinstance(ref, dict):
+            return self.named(ref, key)  # an extension: a title, challenge type, keyword or label as text
         if ref in DESTINATIONS and f"name:{ref}" not in self.labels and ref not in self.labels:
             return ref  # an extension: where a card goes, when the first player chooses (MOR-06)
         if ref in self.players:
@@ -638,10 +704,11 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
             raise ScenarioError(i, "each step is a mapping with exactly one key (a player, until, expect or say), "
                                    "and optionally the tutorial keys ask, hint, rule, at")
         key, value = next(iter(raw.items()))
-        refs = _Refs(labels, names, i)
+        refs = _Refs(labels, names, i, loader.known_title)
         if key in names:
             command, rejected = parse_command(value, refs, i)
-            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line))
+            sc.steps.append(Step(i, "command", player=key, command=command, rejected=rejected, line=line,
+                                 first_ability="trigger" in command and "ability" not in value))
         elif key == "until":
             sc.steps.append(Step(i, "until", value=_parse_condition(value, refs), line=line))
         elif key == "expect":
@@ -654,7 +721,7 @@ def load_scenario(path: str | Path, options: Options | None = None) -> Scenario:
             raise ScenarioError(i, f"unknown key '{key}': a step is a player name ({', '.join(names)}), "
                                    f"until, expect or say")
         if extra:
-            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs)
+            sc.steps[-1].tutorial = _tutorial_step(extra, sc.steps[-1], refs, game.state.round)
     return sc
 
 
@@ -669,7 +736,7 @@ def _tutorial_top(value: Any, names: list[str]) -> dict:
     return dict(value)
 
 
-def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
+def _tutorial_step(extra: dict, step: Step, refs: "_Refs", start_round: int = 1) -> dict:
     out = {}
     for key in ("ask", "hint", "rule"):
         if key in extra:
@@ -678,11 +745,46 @@ def _tutorial_step(extra: dict, step: Step, refs: "_Refs") -> dict:
             out[key] = str(extra[key])
     if ("ask" in out or "hint" in out) and step.kind != "command":
         raise ScenarioError(step.number, "ask and hint go beside a player's command (the learner's answer)")
+    if "rule" in out and out["rule"] not in RULES:
+        raise ScenarioError(step.number, f"rule: '{out['rule']}' is not a rule the tutorials have words for; use "
+                                         f"a rule id of the checklist that engine/explain.py RULES summarises "
+                                         f"(e.g. MOR-05), or add its summary there")
     if "at" in extra:
         if step.kind != "say":
             raise ScenarioError(step.number, "at goes beside a say step (when the narration is shown)")
         out["at"] = _parse_condition(extra["at"], refs)
+        never = _never_holds(out["at"], start_round)
+        if never:
+            raise ScenarioError(step.number, f"at: this narration would never be shown: {never}")
     return out
+
+
+ACTIVE_PHASES = ("marshalling", "challenges")
+"""The phases with an active player (``active`` in a condition)."""
+
+DECISION_PHASES = {"challenge": "challenges", "defend": "challenges", "stealth": "challenges", "setup": "setup"}
+"""Decision kinds asked in one phase only."""
+
+
+def _never_holds(cond: dict, start_round: int) -> str | None:
+    """Why a tutorial ``at`` condition can never hold (what to write instead), or None."""
+    if cond.get("end"):
+        return "at: end never comes between decisions; put the say after an `until: end` step instead"
+    step = cond.get("window_step")
+    if step is not None and not 1 <= step <= 6:
+        return f"window_step {step}: an action window has steps 1 to 6"
+    if "round" in cond and cond["round"] < start_round:
+        return (f"round {cond['round']} is before the round the scenario starts in ({start_round}); "
+                f"name round {start_round} or later")
+    phase = cond.get("phase")
+    if "active" in cond and phase is not None and phase not in ACTIVE_PHASES:
+        return (f"there is an active player only in the marshalling or challenges phase, not in {phase}; "
+                f"drop active or name one of those phases")
+    kind = cond.get("decision")
+    if kind in DECISION_PHASES and phase is not None and phase != DECISION_PHASES[kind]:
+        return (f"a {kind} decision is asked only in the {DECISION_PHASES[kind]} phase, not in {phase}; "
+                f"drop phase or name that one")
+    return None
 
 
 def _parse_condition(value: Any, refs: _Refs) -> dict:
@@ -937,11 +1039,12 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                 continue
         elif step.kind == "command" and step.player == d.player:
             cmd = next(iter(step.command))
+            command = step_command(g, d, step)
             if step.rejected is not None:
                 if cmd in d.commands:
                     before = g.state.digest()
                     try:
-                        g.answer(d.player, step.command)
+                        g.answer(d.player, command)
                     except Refused as err:
                         if step.rejected.lower() not in str(err).lower():
                             return fail(step.number, f"refused, but the reason {str(err)!r} does not contain "
@@ -949,14 +1052,14 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
                         if g.state.digest() != before or g.advance() is not d:
                             return fail(step.number, "the refused command changed the game state")
                         if verbose:
-                            transcript.append(f"  {d.kind} of {d.player} -> {step.command} refused: {err}")
+                            transcript.append(f"  {d.kind} of {d.player} -> {command} refused: {err}")
                         i += 1
                         continue
-                    return fail(step.number, f"the engine accepted {step.command}, which should have been "
+                    return fail(step.number, f"the engine accepted {command}, which should have been "
                                              f"rejected ({step.rejected!r})")
-            elif d.accepts_command(step.command):
+            elif d.accepts_command(command):
                 try:
-                    answer(d, step.command)
+                    answer(d, command)
                     i += 1
                     continue
                 except Refused as err:
@@ -971,6 +1074,24 @@ def run_scenario(sc: Scenario, *, verbose: bool = False) -> RunResult:
             why = f"; the step's command was refused: {last_refusal[step.number]}" \
                 if step.number in last_refusal else ""
             return fail(step.number, f"unscripted decision: {d.kind}, of {d.player}, options {opts}{why}")
+
+
+def step_command(g: Game, d: Decision, step: Step) -> Any:
+    """The step's command as given to ``d``. A ``trigger`` that names no ``ability`` uses the card's first
+    action or response that ``d`` accepts now, else its first action or response: never a constant (an
+    attachment restriction, an immunity) or a passive ability that happens to come first."""
+    cmd = step.command
+    if not step.first_ability or cmd.get("trigger") not in g.state.cards:
+        return cmd
+    usable = [n for n, ab in enumerate(triggers.abilities(g, cmd["trigger"]), start=1)
+              if ab.kind in ("action", "response")]
+    for n in usable:
+        try:
+            d.check(dict(cmd, ability=n))
+        except Refused:
+            continue
+        return dict(cmd, ability=n)
+    return dict(cmd, ability=usable[0]) if usable else cmd
 
 
 def run_path(path: str, verbose: bool = False) -> RunResult:

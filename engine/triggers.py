@@ -17,8 +17,8 @@ from engine.abilities.constants import allowed, pay_tolls, toll_total, tolls, tr
 from engine.abilities.constants import constants_modify, keys_with, spends_gold
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
-from engine.abilities.costs import (influence_problem, kneel_cost_problem, limit_key, pay_costs, reducers_for,
-                                    reduction, restriction_problem, split_pay, use_reducer)
+from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
+                                    reducers_for, reduction, restriction_problem, split_pay, use_reducer)
 from engine.abilities.costs import payment as _payment
 from engine.abilities.effects import (REMOVAL_WORD, _describe_modify, conflicting_removals, control_problem,
                                       execute, victims_of)
@@ -43,7 +43,8 @@ __all__ = [
     "ability_sources", "attachment_restriction_problem", "effect_word", "execute_one", "cannot_be", "count_for_each", "does_not_kneel",
     "lower_cost", "available", "candidates", "cards_in_play",
     "challenge_loser", "check_trigger", "condition_holds", "conflicting_removals", "constant_modifiers", "control_problem",
-    "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_problem",
+    "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_cost",
+    "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
     "passives_for", "pay_costs", "prohibited", "reducers_for", "reduction", "restriction_problem",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",

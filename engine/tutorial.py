@@ -33,8 +33,9 @@ from engine.decisions import Decision, GameOver, Refused
 from engine.explain import STEP_NAMES, STEP_RULES, Trail, event_info, explain, rule_line
 from engine.game import Game, Options
 from engine.replay import apply_history
-from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario
+from engine.scenario import ScenarioError, _Refs, check_expectations, condition_holds, load_scenario, step_command
 from engine.state import GameState
+from engine.wording import article
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "tutorials"
 PROGRESS_NAME = "tutorials.json"
@@ -223,7 +224,7 @@ def describe_command(game: Game, cmd: dict) -> str:
     if "marshal" in cmd:
         return f"marshal {names([cmd['marshal']])}" + (" as a duplicate" if cmd.get("duplicate") else "")
     if "challenge" in cmd:
-        return f"declare a {cmd['challenge']} challenge against {cmd.get('against')} with " \
+        return f"declare {article(cmd['challenge'])} challenge against {cmd.get('against')} with " \
                f"{names(cmd.get('attackers') or [])}"
     if "defend" in cmd:
         return f"defend with {names(cmd['defend'])}" if cmd["defend"] else "declare no defenders"
@@ -582,11 +583,12 @@ class TutorialSession:
                 return
         elif step.kind == "command" and step.player == d.player:
             cmd = next(iter(step.command))
+            command = step_command(g, d, step)  # a trigger naming no ability: the first usable one
             if step.rejected is not None:
                 if cmd in d.commands:
                     before = g.state.digest()
                     try:
-                        g.answer(d.player, step.command)
+                        g.answer(d.player, command)
                     except Refused as err:
                         if g.state.digest() != before:
                             self._fail(f"step {step.number}: a refused command changed the state")
@@ -599,12 +601,14 @@ class TutorialSession:
                     self._flush()
                     self._fail(f"step {step.number}: the engine accepted a command it should refuse")
                     return
-            elif d.accepts_command(step.command):
+            elif d.accepts_command(command):
                 try:
-                    d.check(step.command)
+                    d.check(command)
                 except Refused:
                     pass
                 else:
+                    if command is not step.command:  # played (or asked) as resolved here
+                        step.command, step.first_ability = command, False
                     said = describe_command(g, step.command)
                     if self._is_learner(step):
                         self._waiting = self._i

@@ -11,8 +11,9 @@ state with every card the seat may not see masked.
   being played: everyone;
 - a hand: its owner; other seats only a card revealed from it (``state.revealed``);
 - a House deck: nobody, except the top cards a seat is looking at by hand
-  (``state.looking``), the owner searching it by hand (step 3 of his own use by
-  hand, ``engine.manual``'s ``search`` tool), and a card revealed from it;
+  (``state.looking``), the owner searching it (step 3 of his own use by hand,
+  ``engine.manual``'s ``search`` tool, or his choice among his deck's cards:
+  a card's search such as Summoning Season), and a card revealed from it;
 - a plot deck: its owner, and while plot decks are switched (Varys, until the end of the
   round) also the player who uses it as his own. A plot chosen in the plot phase stays in the plot
   deck until all plots are revealed together (PLT-01), so it is hidden until then.
@@ -46,11 +47,21 @@ def _state(game_or_state: GameOrState) -> GameState:
 
 def searching(game_or_state: GameOrState, viewer: str | None) -> bool:
     """True while ``viewer`` may look through his own deck: step 3 of his own use of card text by hand
-    (the ``search`` tool). Only a game knows its pending decision; a bare state never searches."""
+    (the ``search`` tool), or his choice among cards of his own deck (a card's search: Summoning Season,
+    ``search``, ``search_pick``, ``chooses`` from the deck). Only a game knows its pending decision; a bare
+    state never searches."""
     if viewer is None or isinstance(game_or_state, GameState):
         return False
     d = getattr(game_or_state, "pending", None)
-    return d is not None and d.kind == "by_hand_effect" and d.player == viewer
+    if d is None or d.player != viewer:
+        return False
+    if d.kind == "by_hand_effect":
+        return True
+    if d.kind != "choose":
+        return False
+    cards = game_or_state.state.cards
+    return any(isinstance(c, int) and c in cards and cards[c].zone == "deck" and cards[c].owner == viewer
+               for c in d.choices)
 
 
 def looked_at(state: GameState, viewer: str | None, card_id: int) -> bool:
@@ -103,9 +114,12 @@ def visible_cards(game_or_state: GameOrState, viewer: str | None) -> set[int]:
 
 def may_browse(game_or_state: GameOrState, viewer: str | None, player: str, zone: str) -> bool:
     """May ``viewer`` look through ``player``'s pile ``zone``? Discard, dead and used piles: everyone;
-    a hand and a plot deck: their owner. Each card shown is still drawn through ``may_see``."""
+    a hand and a plot deck: their owner; a deck: its owner while he searches it (``searching``). Each card
+    shown is still drawn through ``may_see``."""
     if zone in ("discard", "dead", "used_plots"):
         return True
+    if zone == "deck":
+        return viewer is not None and player == viewer and searching(game_or_state, viewer)
     if zone == "plot_deck" and viewer is not None and _state(game_or_state).plot_holder(viewer) == player:
         return True  # the plot deck he uses as his own this round (Varys)
     return zone in ("hand", "plot_deck") and viewer is not None and player == viewer

@@ -62,7 +62,8 @@ def _temporaries(folder: Path, prefix: str) -> list[Path]:
 def test_kill_9_during_imports_leaves_the_old_or_the_new_cache_and_no_orphan(tmp_path):
     sources = {}
     for tag, n in (("a", 1500), ("b", 2500)):
-        sources[tag] = tmp_path / f"{tag}.json"
+        sources[tag] = tmp_path / tag / "cards.json"  # one source (the same name): b replaces a
+        sources[tag].parent.mkdir()
         sources[tag].write_text(json.dumps(_lcg_records(n, tag)))
     counts = {"a": 1500, "b": 2500}
     poolmod.import_pool(sources["a"])  # the cache starts as a

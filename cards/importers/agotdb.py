@@ -17,12 +17,21 @@ layouts all read, and optional columns may be missing. Required: ``UniversalId``
   included): a record with no printing in those sets is counted and skipped.
   ``era=None`` keeps everything.
 - French keywords are translated by a fixed table (``_KEYWORDS_FR``), French traits by the
-  project's trait table (``TRAITS_FR``); what neither table knows is reported.
+  project's trait table (``TRAITS_FR``); what neither table knows is reported. The ``Keywords``
+  column is apart from the text: the keywords the engine does not model (Stalwart, Ambush,
+  "No attachments except Boon" …) become the first line of ``text``, in English, so that the
+  card keeps and shows them and ``cards.report`` counts it as played by hand for them.
 - The rules text stays in its language: a French file's text is kept with
   ``text_lang: fr``, unless English rows (the English file) have the same
   ``UniversalId`` — never matched by name.
 - Titles (``Titre``/``Title``, the Five Kings titles) are a card type the engine does not
   model: reported and skipped, like unknown types in the other importers.
+
+``access-parser`` follows a table definition's chain of pages and a long memo's chain of records
+with no check for a loop: a damaged file that names a page already read would hang the import
+forever. ``_bounded_reading`` replaces those two readers while we read with ones that stop at a
+page or record already visited, at a memo longer than the file, and after ``READ_SECONDS``, and
+the import is refused with one line (tests: ``tests/cards/mdb_writer.py`` writes such files).
 
 ``access-parser`` 0.0.6 mis-decodes text that Access stored with "Unicode compression"
 when it contains a character outside Latin-1 (``œ``, ``’``, ``…``); ``decode_access_text``
@@ -32,12 +41,14 @@ from __future__ import annotations
 
 import contextlib
 import re
+import struct
+import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from cards.errors import DataError
 from cards.importers import ImportReport, place_icons
-from cards.importers.textparse import parse_keyword_block
+from cards.importers.textparse import keep_unmodelled_keywords, parse_keyword_block
 from cards.model import HOUSES, CardDef, CardPool
 from cards.schema import card_from_mapping
 from cards.sets import ERAS, canonical_code, find_set
@@ -50,6 +61,10 @@ RESTRICTIONS_NOT_UNDERSTOOD = "deck restrictions not understood"
 EVENT_HOUSE_DROPPED = "events listed with a House, imported neutral (ZON-09)"
 TABLE = "AGoT-db"
 REQUIRED = ("UniversalId", "Type", "Set")
+READ_SECONDS = 120.0
+"""The most time reading one ``.mdb`` may take (the real 2.6 MB file takes 3 to 9 s)."""
+DAMAGED_HINT = ("the file is damaged: use a good copy of the .mdb from the AGoTDB card searcher "
+                "(or the LCG .json instead)")
 
 # --------------------------------------------------------------------------- reading the file
 
@@ -103,6 +118,85 @@ def _fixed_text_decoding():
         ap.parse_type = original
 
 
+class _Damaged(Exception):
+    """A loop or an overlong chain in the file (``_bounded_reading``)."""
+
+
+@contextlib.contextmanager
+def _bounded_reading():
+    """Let access-parser read table definitions and memos with loop checks and a time limit."""
+    from access_parser import access_parser as ap
+    from access_parser.parsing_primitives import MEMO, TDEF_HEADER
+    from access_parser.utils import TYPE_TEXT
+
+    deadline = time.monotonic() + READ_SECONDS
+    original = ap.AccessTable
+
+    def check_time() -> None:
+        if time.monotonic() > deadline:
+            raise _Damaged(f"reading it took more than {READ_SECONDS:.0f} s (a loop in the file?)")
+
+    class BoundedTable(original):
+        def _parse_row(self, record):
+            check_time()
+            return super()._parse_row(record)
+
+        def _merge_table_data(self, first_page):
+            own = getattr(self.table, "offset", None)
+            seen = {own // self.page_size} if isinstance(own, int) else set()
+            data, page = b"", first_page
+            while page:
+                check_time()
+                if page in seen:
+                    raise _Damaged(f"a table definition continues on page {page}, which it has already "
+                                   "read (a loop)")
+                seen.add(page)
+                table = self._table_defs.get(page * self.page_size)
+                if table is None:
+                    raise _Damaged(f"a table definition continues on page {page}, which is not one")
+                header = TDEF_HEADER.parse(table)
+                data += table[header.header_end:]
+                page = header.next_page_ptr
+            return data
+
+        def _parse_memo(self, relative_obj_data, return_raw=False):
+            memo = MEMO.parse(relative_obj_data)
+            if memo.memo_length & 0x80000000:  # inline
+                length = memo.memo_length & 0x3FFFFFFF
+                data = relative_obj_data[memo.memo_end:memo.memo_end + length]
+            elif memo.memo_length & 0x40000000:  # one long-value record
+                data = self._get_overflow_record(memo.record_pointer)
+            else:  # a chain of long-value records, each naming the next
+                data, pointer, seen, most = b"", memo.record_pointer, set(), 0
+                for pages in self._data_pages.values():
+                    most += len(pages)
+                while True:
+                    check_time()
+                    if pointer in seen:
+                        raise _Damaged(f"a memo's chain of records comes back to page {pointer >> 8}, "
+                                       f"record {pointer & 0xFF} (a loop)")
+                    seen.add(pointer)
+                    record = self._get_overflow_record(pointer)
+                    if record is None or len(record) < 4:
+                        raise _Damaged(f"a memo's chain of records names page {pointer >> 8}, record "
+                                       f"{pointer & 0xFF}, which is not there")
+                    data += record[4:]
+                    if len(data) > most:
+                        raise _Damaged("a memo is longer than all the file's data pages")
+                    pointer = struct.unpack("<I", record[:4])[0]
+                    if not pointer:
+                        break
+            if data:
+                return data if return_raw else ap.parse_type(TYPE_TEXT, data, len(data), version=self.version)
+            return None
+
+    ap.AccessTable = BoundedTable
+    try:
+        yield
+    finally:
+        ap.AccessTable = original
+
+
 def read_mdb_rows(path: str | Path) -> tuple[str, list[dict[str, Any]]]:
     """The card table of an AGoTDB ``.mdb``: (table name, rows as {column: value})."""
     path = Path(path)
@@ -121,7 +215,7 @@ def read_mdb_rows(path: str | Path) -> tuple[str, list[dict[str, Any]]]:
                         hint="pip install access-parser (it is a dependency of Maester)") from None
     logging.getLogger("access_parser").setLevel(logging.CRITICAL)
     try:
-        with _fixed_text_decoding():
+        with _fixed_text_decoding(), _bounded_reading():
             db = AccessParser(file)
             names = [n for n in db.catalog if not n.startswith(("MSys", "~"))]
             order = [TABLE] + [n for n in names if n != TABLE] if TABLE in names else names
@@ -135,6 +229,8 @@ def read_mdb_rows(path: str | Path) -> tuple[str, list[dict[str, Any]]]:
                     return name, rows
     except DataError:
         raise
+    except _Damaged as err:
+        raise DataError(f"cannot read this Access database: {err}", file=file, hint=DAMAGED_HINT) from None
     except Exception as err:  # access-parser raises many kinds on a damaged or foreign file
         raise DataError(f"cannot read this Access database ({type(err).__name__}: {err})", file=file,
                         hint="use the .mdb file from the AGoTDB card searcher; it may be damaged") from None
@@ -501,6 +597,7 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
         text = english_text[uid].replace("\r\n", "\n")
     elif text and french:
         m["text_lang"] = "fr"
+    text = keep_unmodelled_keywords(text, ". ".join(sentences))  # the text has no keywords of its own
     if text:
         m["text"] = text
 

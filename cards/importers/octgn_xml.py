@@ -31,7 +31,7 @@ from xml.parsers import expat
 from cards.errors import DataError
 from cards.files import MAX_DIGITS, no_doctype, read_bytes
 from cards.importers import ImportReport, place_icons
-from cards.importers.textparse import parse_keyword_block
+from cards.importers.textparse import keep_unmodelled_keywords, parse_keyword_block
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 from cards.schema import NEUTRAL, card_from_mapping
 
@@ -212,8 +212,9 @@ def _card(raw: _Card, index: int, set_name: str, file: str, report: ImportReport
         m["unique"] = True
 
     text = prop("text").replace("\r\n", "\n").strip()
-    if text:
-        m["text"] = text
+    kept = keep_unmodelled_keywords(text, prop("keywords"))  # a Keywords property the text lacks
+    if kept:
+        m["text"] = kept
     keywords: list[str] = []
     block = parse_keyword_block(text)
     if prop("keywords").strip():
@@ -226,10 +227,11 @@ def _card(raw: _Card, index: int, set_name: str, file: str, report: ImportReport
             report.tally(KEYWORDS_NOT_UNDERSTOOD, word, ref)
         deck_houses = list(kw_block.deck_houses)
     else:
-        deck_houses = []
+        deck_houses, kw_unknown = [], []
     keywords.extend(k for k in block.keywords if k not in keywords)
     for word in block.unknown:
-        report.tally(KEYWORDS_NOT_UNDERSTOOD, word, ref)
+        if word not in kw_unknown:  # once per card
+            report.tally(KEYWORDS_NOT_UNDERSTOOD, word, ref)
     deck_houses.extend(h for h in block.deck_houses if h not in deck_houses)
     if keywords:
         m["keywords"] = keywords

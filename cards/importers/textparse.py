@@ -99,6 +99,23 @@ def deck_restriction(sentence: str) -> tuple[str, ...] | str | None:
     return None
 
 
+def keep_unmodelled_keywords(text: str, keywords: str) -> str:
+    """``text`` with the sentences of the keyword line ``keywords`` that the engine does not model
+    (``Stalwart``, ``No attachments except Boon``, an unknown "House X only") put first, as a line
+    of their own, unless the text's own keyword block already has them. For card data that keeps
+    keywords apart from the text (AGoTDB, OCTGN): the card keeps them, shows them, and
+    ``cards.report`` counts it as played by hand (partial) for them, as for the LCG text."""
+    block = parse_keyword_block(" ".join((keywords or "").split()))
+    have = parse_keyword_block(text or "")
+    missing = [w for w in block.unknown + block.unknown_restrictions
+               if w not in have.unknown and w not in have.unknown_restrictions]
+    kept = [s.strip() for s in re.split(r"\.", " ".join((keywords or "").split())) if _norm(s) in missing]
+    if not kept:
+        return text
+    line = ". ".join(dict.fromkeys(kept)) + "."
+    return f"{line}\n{text}" if text else line
+
+
 def parse_keyword_block(text: str) -> KeywordBlock:
     """Parse the top of ``text`` (see the module doc); never raises."""
     block = KeywordBlock()

@@ -14,9 +14,22 @@ from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, 
 from engine.abilities.selectors import select
 from engine.abilities.sources import abilities, printed_abilities, structural_text_mods
 from engine.state import Version, cards_on_the_table, effects_on, face_up_in_text_zones, smemo
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | None:
+    """``prohibit: {what: trigger_abilities}``: the player cannot trigger card abilities (GEN-01, GEN-04).
+    Playing an event is playing a card, not triggering an ability of one; passives are not triggered
+    (TIM-16); paying influence is a cost, not an effect (COS-03)."""
+    if ab.kind not in ("action", "response") or g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+        return None
+    stop = prohibited(g, player, "trigger_abilities")
+    if stop is None:
+        return None
+    return f"{player} cannot trigger card abilities now ({g.name(stop[0])}, GEN-01)"
 
 
 def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
@@ -455,6 +468,9 @@ def _settle_constants(g: Game, constants: list) -> dict[int, list[dict]]:
                 if "for_each" in mod:  # STR scaled by a count, read now (EFF-06)
                     n = count_for_each(g, mod["for_each"], Ctx(cid, controller, ab))
                     mod = dict(mod, strength=int(mod.get("strength", 0)) * n)
+                if any(str(k).startswith(("immune to opponent's ", "immune to opponents' "))
+                       for k in mod.get("add_keywords") or ()):
+                    mod = dict(mod, granted_by=controller)  # EFF-09: "opponent" of this card's controller
                 for t in select(g, ab.modify.get("target", "self"), Ctx(cid, controller, ab)):
                     if not immune_to(g, t, cid, "constant"):  # IMM-06: immunity cuts it off
                         mods.setdefault(t, []).append(mod)
@@ -568,8 +584,8 @@ def attachment_restriction_problem(g: Game, attachment: int, host: int, player: 
         return problem
     types = host_types(g, attachment)
     if g.card_type(host) not in types:
-        return (f"{g.name(attachment)} can only be attached to a {' or '.join(types)} (ATT-01); "
-                f"{g.name(host)} is a {g.card_type(host)}")
+        return (f"{g.name(attachment)} can only be attached to {article(' or '.join(types))} (ATT-01); "
+                f"{g.name(host)} is {article(g.card_type(host))}")
     for ab in abilities(g, attachment):
         if ab.attach_to is not None:
             ctx = Ctx(attachment, player, ab)
@@ -599,11 +615,11 @@ def _seeing_constants(mods_of):
 
 
 def count_for_each(g: Game, spec, ctx: Ctx) -> int:
-    """``for_each``: the gold in your pool, or the cards a filter matches (in play, any player's, unless
-    the filter names a pile with ``from``)."""
+    """``for_each``: the gold in your pool, or the cards a filter matches, any player's: in play, or in
+    the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx))
+    return len(candidates(g, dict(spec), ctx, any_player=True))
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:

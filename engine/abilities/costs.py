@@ -35,7 +35,7 @@ cost("gold", Int(), "gold, paid when the ability's own label allows; an event's 
 def _check_kneel_self(g, player, cid, ab, ctx, value):
     c = g.card(cid)
     if c.kneeling or c.zone not in ("in_play", "attached", "house", "agenda"):
-        return f"{g.name(cid)} must kneel to pay its cost, and it is already kneeling"
+        return f"{g.name(cid)} must kneel to pay its cost, and it is already kneeling (ZON-06, COS-06)"
     return None
 
 
@@ -50,7 +50,7 @@ cost("kneel_self", TrueOnly(), "kneel this card", pay=_pay_kneel_self,
 def _check_kneel_host(g, player, cid, ab, ctx, value):
     host = g.card(cid).attached_to
     if host is None or g.card(host).kneeling:
-        return f"{g.name(cid)}: the attached character must stand to be knelt"
+        return f"{g.name(cid)}: the attached character must stand to be knelt (ZON-06, COS-06)"
     return None
 
 
@@ -81,7 +81,7 @@ cost("kill_self", TrueOnly(), "this card is killed to pay: it becomes moribund (
 def _check_power_self(g, player, cid, ab, ctx, value):
     c = g.card(cid)
     if value > c.power:
-        return f"{g.name(cid)} has {c.power} power; the cost needs {value}"
+        return f"{g.name(cid)} has {c.power} power; the cost needs {value} (COS-06)"
     return None
 
 
@@ -97,7 +97,7 @@ cost("power_self", Int(minimum=1), "discard N power from this card", pay=_pay_po
 def _check_discard_from_hand(g, player, cid, ab, ctx, value):
     c = g.card(cid)
     if value > len(g.player(player).hand) - (1 if c.zone == "hand" else 0):
-        return f"{player} has too few cards in hand to pay for {g.name(cid)}"
+        return f"{player} has too few cards in hand to pay for {g.name(cid)} (COS-06)"
     return None
 
 
@@ -111,7 +111,7 @@ def _check_kneel(g, player, cid, ab, ctx, value):
     n = f.pop("count", 1)
     f["controller"], f["standing"] = "you", True
     if len(candidates(g, f, ctx)) < n:
-        return f"{g.name(cid)}: {player} has no standing card to kneel for its cost"
+        return f"{g.name(cid)}: {player} has no standing card to kneel for its cost (COS-05, COS-06)"
     return None
 
 
@@ -123,9 +123,10 @@ cost("kneel", FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)"
 
 
 def _check_influence(g, player, cid, ab, ctx, value):
+    value = influence_cost(g, player, cid, ab)
     available = sum(g.bonus(i, "influence") for i in g.in_play_cards(player) if not g.card(i).kneeling)
     if available < value:
-        return f"influence: {g.name(cid)} needs {value}; {player} has only {available} standing influence"
+        return f"influence: {g.name(cid)} needs {value}; {player} has only {available} standing influence (COS-01)"
     return None
 
 
@@ -154,23 +155,31 @@ def limit_key(g: Game, cid: int, ab: Ability, player: str | None = None) -> str 
     return f"{who}:{g.name(cid)}:{ab.index}:{per}:{period}"
 
 
-def reducers_for(g: Game, player: str, cid: int) -> list[int]:
-    """Indices of every waiting reduction that applies to playing ``cid``: all of them apply to
-    it (COS-07 d) and it uses them all up."""
+def reducers_for(g: Game, player: str, cid: int, kind: str = "gold") -> list[int]:
+    """Indices of every waiting reduction of that kind (gold, or influence: ``reduce_influence``) that
+    applies to playing ``cid``: all of them apply to it (COS-07 d) and it uses them all up."""
     return [i for i, r in enumerate(g.state.reducers)
-            if r["player"] == player and matches(g, cid, r["filter"], Ctx(r["source"], player))]
+            if r["player"] == player and r.get("kind", "gold") == kind
+            and matches(g, cid, r["filter"], Ctx(r["source"], player))]
 
 
-def reduction(g: Game, player: str, cid: int) -> int:
+def reduction(g: Game, player: str, cid: int, kind: str = "gold") -> int:
     if not g.state.reducers:
         return 0
-    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid))
+    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid, kind))
 
 
-def use_reducer(g: Game, player: str, cid: int) -> None:
+def use_reducer(g: Game, player: str, cid: int, kind: str = "gold") -> None:
     """Playing the card uses up the reductions it had (one card per reduction)."""
-    used = set(reducers_for(g, player, cid))
+    used = set(reducers_for(g, player, cid, kind))
     g.state.reducers = [r for i, r in enumerate(g.state.reducers) if i not in used]
+
+
+def influence_cost(g: Game, player: str, cid: int, ab: Ability) -> int:
+    """The ability's influence cost less the influence reductions waiting for its card (COS-12: influence
+    costs can be reduced), never below 0."""
+    need = int(ab.cost.get("influence", 0) or 0)
+    return max(0, need - reduction(g, player, cid, "influence")) if need else 0
 
 
 def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
@@ -198,7 +207,7 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
         return f"{title}: its play restriction is not met now{why} (COS-13)"
     key = limit_key(g, cid, ab, player)
     if key and st.counters.get(key, 0) >= ab.limit[0]:
-        return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached"
+        return f"{title}: limit {ab.limit[0]} per {ab.limit[1]} reached (COS-13)"
     c = g.card(cid)
     gold = gold_cost(g, player, cid, ab, x)
     d = g.defn(cid)
@@ -228,10 +237,10 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
 def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
     """COS-01/05, C-25: kneel standing cards you control with total influence >= need."""
     if not need:
-        return "this ability has no influence cost; do not name cards to pay" if pay else None
+        return "this ability has no influence cost; do not name cards to pay (COS-10)" if pay else None
     for cid in pay:  # first what no table can do, even in advise mode: kneel a card that is not in play
         if cid not in g.state.cards:
-            return f"there is no card {cid}"
+            return f"there is no card {cid} (COS-05)"
         if g.card(cid).zone not in ("in_play", "attached", "house"):
             return f"{g.name(cid)} is not in play, so it cannot kneel to pay influence (COS-05)"
     if len(set(pay)) != len(pay):
@@ -242,12 +251,12 @@ def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
         if c.controller != player:
             return f"influence: {g.name(cid)} is not a card {player} controls in play (COS-05)"
         if c.kneeling:
-            return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence"
+            return f"influence: {g.name(cid)} is kneeling and cannot be knelt for influence (COS-01)"
         if g.bonus(cid, "influence") <= 0:
-            return f"influence: {g.name(cid)} provides no influence"
+            return f"influence: {g.name(cid)} provides no influence (COS-02)"
         total += g.bonus(cid, "influence")
     if total < need:
-        return f"influence: {need} needed, {total} knelt"
+        return f"influence: {need} needed, {total} knelt (COS-01)"
     return None
 
 
@@ -268,12 +277,12 @@ def kneel_cost_problem(g: Game, player: str, ab: Ability, cards: list, ctx: Ctx)
     n = f.pop("count", 1)
     f["controller"] = "you"
     if len(cards) != n:
-        return f"name {n} card{'s' if n != 1 else ''} to kneel for the cost, first in 'pay'"
+        return f"name {n} card{'s' if n != 1 else ''} to kneel for the cost, first in 'pay' (COS-06)"
     for cid in cards:
         if cid not in g.state.cards or g.card(cid).zone not in ("in_play", "attached"):
-            return f"{cid!r} is not a card in play"
+            return f"{cid!r} is not a card in play (COS-05)"
         if g.card(cid).kneeling:
-            return f"{g.name(cid)} is already kneeling and cannot kneel to pay the cost"
+            return f"{g.name(cid)} is already kneeling and cannot kneel to pay the cost (ZON-06)"
         if not matches(g, cid, f, ctx):
             return f"{g.name(cid)} cannot be knelt for this cost (COS-05)"
     return None
@@ -290,7 +299,7 @@ def payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | Non
         if len(found) < n:
             return None
         pay += found
-    need = ab.cost.get("influence", 0)
+    need = influence_cost(g, player, cid, ab)
     if need:
         givers = sorted((c for c in g.in_play_cards(player) + [g.player(player).house_card]
                          if c is not None and not g.card(c).kneeling and g.bonus(c, "influence") > 0
@@ -325,6 +334,8 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
     key = limit_key(g, cid, ab, player)
     if key:
         g.state.counters[key] = g.state.counters.get(key, 0) + 1
+    if ab.cost.get("influence") and g.state.reducers:
+        use_reducer(g, player, cid, "influence")
     if g.card_type(cid) == "event" and c.zone == "hand":
         use_reducer(g, player, cid)
         g._detach_from_location(cid)

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import immune_to, matches
+from engine.abilities.filters import candidates, immune_to, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import (REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema, Text,
-                                       TrueOnly, Words, card_selector, effect)
+from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
+                                       Text, TrueOnly, Words, card_selector, effect)
 from engine.abilities.selectors import select
 from engine.state import Effect
 from engine.uniqueness import copies_in_play, unique_problem
+from engine.wording import article
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,6 +29,10 @@ MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
              "remove_keywords": ListOf(Keyword()), "add_traits": ListOf(Text("TRAIT")),
              "remove_traits": ListOf(Text("TRAIT")), "blank": Bool()}
 """The modifier keys of a lasting ``modify`` effect and of a constant's ``modify``."""
+
+
+FOR_EACH = Either(Words("your_gold"), FilterSchema({"from": FROM}), form="FILTER | your_gold")
+"""``modify``'s ``for_each``: what the STR change is multiplied by, counted as the effect resolves."""
 
 
 def _kind(ctx: Ctx) -> str | None:
@@ -202,7 +207,7 @@ def _gain_gold(g, e, arg, ctx):
 def _describe_modify(e: dict) -> str:
     parts = ["loses its text box"] if e.get("blank") else []
     if e.get("become"):
-        parts.append(f"becomes a {e['become']}")
+        parts.append(f"becomes {article(e['become'])}")
     if e.get("strength"):
         parts.append(f"{int(e['strength']):+d} STR")
     for key, word in (("add_icons", "gains"), ("add_keywords", "gains"), ("add_traits", "gains"),
@@ -220,14 +225,20 @@ def _describe_modify(e: dict) -> str:
         "CTL-02). `become: character`: only a character for the duration (EFF-12): its power "
         "counts while it is one (WIN-03), and killed it goes to the discard pile. `terminal: FILTER` (e.g. "
         "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
-        "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`",
+        "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`. "
+        "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
+        "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
+        "for each card in your hand\" is `{for_each: {from: hand}}`)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
-              "until": UNTIL},
+              "until": UNTIL, "for_each": FOR_EACH},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
+    if e.get("strength") and "for_each" in e:  # EFF-06: counted once, as the effect resolves
+        n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else len(candidates(g, dict(e["for_each"]), ctx))
+        e = dict(e, strength=int(e["strength"]) * n)
     for cid in select(g, arg, ctx):
         if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
             continue
@@ -693,8 +704,7 @@ def victims_of(g: Game, ab, ctx: Ctx) -> tuple[list[int], str]:
 # effect list, yielding those decisions; ``prepare_flow`` runs the prepare steps.
 
 from engine.abilities.conditions import condition_holds  # noqa: E402
-from engine.abilities.filters import candidates  # noqa: E402
-from engine.abilities.registry import FROM, Mapping  # noqa: E402
+from engine.abilities.registry import Mapping  # noqa: E402
 from engine.decisions import Decision, Refused, selection_checker  # noqa: E402
 
 EVERY_PLAYER = Words("you", "opponent", "each_opponent", "target", "each_player", "you_and_target",
@@ -1215,7 +1225,7 @@ def pay_challenge_tolls(g: Game, player: str, challenge_type: str) -> None:
         if v and v["payer"] == player and v["type"] == challenge_type:
             n = g.spend_gold(player, min(g.spendable_gold(player), int(v["gold"])))  # gold tokens too
             g.player(v["to"]).gold += n
-            g.log(f"{player} pays {n} gold to {v['to']} for initiating a {challenge_type} challenge "
+            g.log(f"{player} pays {n} gold to {v['to']} for initiating {article(challenge_type)} challenge "
                   f"({g.name(eff.source)})")
 
 
@@ -1287,7 +1297,7 @@ def _name_card(g: Game, e: dict, arg: Any, ctx: Ctx):
     titles = sorted({d.name for d in g.pool.values() if d.type == arg})
     if not titles:
         return False
-    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a {arg} card", titles, 1, 1, f"a {arg} title")
+    d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name {article(arg)} card", titles, 1, 1, f"{article(arg)} title")
     by_title = d.checker
     d.checker = lambda a: by_title({"choose": [g.name(c) if isinstance(c, int) and c in g.state.cards else c
                                                for c in a.get("choose") or []]} if isinstance(a.get("choose"), list) else a)
@@ -1467,3 +1477,71 @@ def _switch_plots(g, e, arg, ctx):
     g.log(f"{ctx.player} and {other} switch plot decks and used piles for the rest of the round "
           f"({g.name(ctx.source)})")
     return True
+
+
+# --- issue 22 additions ---
+# An influence cost reduced, a card moved from one pile to another, an effect an opponent may prevent
+# by discarding his hand; ``modify``'s ``for_each`` (an amount read as the effect resolves) is above.
+
+@effect("reduce_influence", Int(minimum=1), "the next ability you trigger (or event you play) this phase whose "
+        "card matches `card` costs N influence less (COS-12: influence costs can be reduced; never below 0); one "
+        "payment uses it up", keys={"card": FilterSchema(), "until": UNTIL},
+        phrase=lambda v, e, r: (f"reduce the influence cost of the next ability you trigger or event you play this "
+                                f"{e.get('until', 'phase')}" + (f" (of {r.filter(e['card'])})" if e.get("card") else "")
+                                + f" by {v}"))
+def _reduce_influence(g, e, arg, ctx):
+    g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
+                             "until": e.get("until", "phase"), "source": ctx.source, "kind": "influence"})
+    g.log(f"{ctx.player}'s next matching influence cost is {int(arg)} lower ({g.name(ctx.source)})")
+    return True
+
+
+PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
+           "discard": ("discard", True), "dead": ("dead", True)}
+
+
+@effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
+        "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
+        "not a discard from play; a card already in that pile stays", keys={"to": Words(*PILE_TO)},
+        phrase=lambda v, e, r: "put " + r.cards(v) + {
+            "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
+            "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
+                e.get("to"))).format(r.owners(v)))
+def _move_between_piles(g, e, arg, ctx):
+    zone, top = PILE_TO[e.get("to", "hand")]
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone not in ("hand", "deck", "discard", "dead") or c.zone == zone:
+            continue
+        was = c.zone
+        g.move_to_pile(cid, zone, top=top)
+        g.log(f"{g.name(cid) if zone in ('discard', 'dead') or was in ('discard', 'dead') else 'a card'} goes from "
+              f"{c.owner}'s {was} to {'the bottom of ' if not top else ''}{c.owner}'s {zone} ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+def _unless_discard_hand(g: Game, e: dict, arg: Any, ctx: Ctx):
+    for who in select(g, arg, ctx):
+        if who == ctx.player or g.player(who).eliminated:
+            continue
+        d = _choice(g, who, f"{g.name(ctx.source)}: discard your hand to prevent its effect, or allow it",
+                    ["allow", "discard_hand"], 1, 1, "allow or discard_hand")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "discard_hand":
+            hand = list(g.player(who).hand)
+            for cid in hand:  # the hand is one entity: even an empty hand can be discarded (ZON-12)
+                g.move_to_pile(cid, "discard")
+            g.log(f"{who} discards {len(hand)} card{'s' if len(hand) != 1 else ''} from hand to prevent "
+                  f"{g.name(ctx.source)}'s effect")
+            return False
+        g.log(f"{who} does not prevent {g.name(ctx.source)}'s effect")
+    return True
+
+
+effect("unless_discard_hand", Words("opponent", "each_opponent", "target"), "each player named here, in turn, may "
+       "discard his hand (even an empty one, ZON-12) to prevent the effect (`choose: [allow]` or "
+       "`[discard_hand]`); it resolves only if nobody does, so what it prevents is written after it in `then` "
+       "(COS-17), like `check`", asks=True,
+       phrase=lambda v, e, r: "unless " + r.subject(v, "discard") + f" {r.their(v)} hand,")(_unless_discard_hand)

@@ -133,3 +133,9 @@ event("stood_in_standing", {"card": CARD, "player": PLAYER}, "the standing phase
 event("cards_revealed", {"card": CARD, "player": PLAYER}, "an effect reveals one or more cards: a search, a hand, a "
       "new plot (card: the effect's source; player: its controller)", opened_by=(EFFECTS,),
         phrase=lambda w, r: f"after {r.event_player(w, 'reveal')} cards with a card effect")
+
+# --- issue 22 ---
+event("card_drawn", {"player": PLAYER}, "a player draws a card: opened once per card drawn (DRW-02), by the "
+      "draw phase or a card effect, not by setup draws (SET-08); the gate names the player, never the card "
+      "(it is hidden in his hand)", opened_by=("engine/game.py",),
+      phrase=lambda w, r: f"after {r.event_player(w, 'draw')} a card")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import HOUSES, ICONS, TYPES
 from engine.abilities.model import Ctx
-from engine.state import face_up_in_text_zones, smemo
+from engine.state import effects_on, face_up_in_text_zones, smemo
 from engine.abilities.registry import (REGISTRY, Bool, FilterSchema, Int, Keyword, OneOrList, Text, TrueOnly,
                                        Words, filter_key)
 
@@ -244,7 +244,29 @@ def immune_to(g: Game, cid: int, source: int, kind: str | None = None) -> bool:
     imm = g.immunities(cid)
     if not imm:
         return False
-    return bool(imm & immunities_to(g, source, kind, g.card(source).controller != g.card(cid).controller))
+    covered = immunities_to(g, source, kind, opponent=False)
+    if imm & covered:
+        return True
+    by = g.card(source).controller
+    return any(word.split(" ", 1)[1] in covered and any(by != p for p in immunity_granters(g, cid, word))
+               for word in imm if word.startswith(("opponent's ", "opponents' ")))
+
+
+def immunity_granters(g: Game, cid: int, word: str) -> set[str]:
+    """EFF-09: whose opponents "immune to opponent's ..." counts from: the controller of the card whose
+    text gives the card that immunity (the rules' Storybooks example); for a printed keyword, the card's
+    own controller."""
+    kw = "immune to " + word
+    out = set()
+    if kw in g.defn(cid).keywords and not g.is_blank(cid):
+        out.add(g.card(cid).controller)
+    for e in effects_on(g.__dict__, g.state, cid, "keyword+"):
+        if e.value == kw:
+            out.add(g.card(e.source).controller if e.source is not None else g.card(cid).controller)
+    for m in g._constants(cid):
+        if kw in (m.get("add_keywords") or ()):
+            out.add(m.get("granted_by", g.card(cid).controller))
+    return out or {g.card(cid).controller}
 
 
 def immunities_to(g: Game, source: int, kind: str | None, opponent: bool = True) -> set[str]:
@@ -331,9 +353,11 @@ def _cards_in_play(g: Game) -> list[int]:
     return out
 
 
-def candidates(g: Game, f: dict, ctx: Ctx) -> list[int]:
-    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player."""
-    return [c for c in _pool(g, f, ctx) if matches(g, c, f, ctx)]
+def candidates(g: Game, f: dict, ctx: Ctx, *, any_player: bool = False) -> list[int]:
+    """Cards a filter can pick: in play by default, or ``from: hand|discard|dead|deck`` of the player
+    (of every player with ``any_player``, or when the filter names another ``owner`` or ``controller``
+    than you: "attachments in your opponents' hands")."""
+    return [c for c in _pool(g, f, ctx, any_player) if matches(g, c, f, ctx)]
 
 
 def iter_candidates(g: Game, f: dict, ctx: Ctx):
@@ -341,7 +365,7 @@ def iter_candidates(g: Game, f: dict, ctx: Ctx):
     return (c for c in _pool(g, f, ctx) if matches(g, c, f, ctx))
 
 
-def _pool(g: Game, f: dict, ctx: Ctx) -> list[int]:
+def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     where = f.get("from", "in_play")
     if where == "in_play":
         name, want = f.get("name"), f.get("type")
@@ -349,6 +373,8 @@ def _pool(g: Game, f: dict, ctx: Ctx) -> list[int]:
             pool = in_play_named(g, name)
         else:
             pool = cards_in_play(g) if want is None else in_play_of_type(g, want)
+    elif any_player or f.get("owner", "you") != "you" or f.get("controller", "you") != "you":
+        pool = [c for p in g.state.players for c in p.pile(where)]  # ``matches`` keeps the right ones
     else:
         pool = list(g.player(ctx.player).pile(where))
     return pool

@@ -13,6 +13,7 @@ from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, ListOf, Mapping, Nested,
                                        Text, TrueOnly, Where, Words, card_selector)
+from engine.wording import article
 
 KINDS = ("action", "response", "passive", "constant")
 LABELS = ("any", "plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
@@ -77,7 +78,7 @@ def _names(category: str) -> str:
 
 def _check_when(when: Any, kind: str, where: Where) -> None:
     if not isinstance(when, dict) or "event" not in when:
-        raise where.error(f"a {kind} needs 'when: {{event: ...}}'", f"events are {_names('event')}")
+        raise where.error(f"{article(kind)} needs 'when: {{event: ...}}'", f"events are {_names('event')}")
     where = where.inside(when)
     ev = when["event"]
     word = REGISTRY["event"].get(ev) if isinstance(ev, str) else None
@@ -163,7 +164,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if misplaced:
         k = misplaced[0]
         raise where.at(k, a, k).error(
-            f"a {kind} ability takes no {k!r}",
+            f"{article(kind)} ability takes no {k!r}",
             "constants take modify, attach_to, prohibit, control_host, terminal, if and while" if kind == "constant"
             else "modify, attach_to, prohibit, control_host, terminal and while are for constants")
     phase = a.get("phase")
@@ -172,13 +173,13 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
             raise where.at("phase", a, "phase").error("an action needs its phase label (phase: any for Any Phase)")
         Words(*LABELS).check(phase, where.at("phase", a, "phase"))
     elif phase is not None:
-        raise where.at("phase", a, "phase").error(f"a {kind} takes no phase label",
+        raise where.at("phase", a, "phase").error(f"{article(kind)} takes no phase label",
                                                   "name the phase in 'when' or 'if: {phase: ...}'")
     when = a.get("when")
     if kind in ("response", "passive"):
         _check_when(when, kind, where.at("when", a, "when"))
     elif when is not None:
-        raise where.at("when", a, "when").error(f"a {kind} takes no 'when'", "responses and passives do")
+        raise where.at("when", a, "when").error(f"{article(kind)} takes no 'when'", "responses and passives do")
     if "if" in a and "while" in a:
         raise where.at("while", a, "while").error("give 'if' or 'while', not both")
     cond_key = "if" if "if" in a else "while"
@@ -214,7 +215,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                     "the effect acts on 'target', but the ability chooses none", "add 'choose: FILTER'")
         seqs.append(tuple(items))
     if kind in _TRIGGERED and not seqs[0]:
-        raise where.at("effect", a, "effect").error(f"a {kind} needs an effect")
+        raise where.at("effect", a, "effect").error(f"{article(kind)} needs an effect")
     if seqs[1] and not seqs[0]:
         raise where.at("then", a, "then").error("'then' follows an effect")
     for key in ("text",):
@@ -319,7 +320,7 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 
 # --- core-d additions ---
 
-PROHIBITIONS = PROHIBITIONS + ("character_power",)
+PROHIBITIONS = PROHIBITIONS + ("character_power", "trigger_abilities")
 """character_power: power on the player's characters does not count towards his total power (Melisandre)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 LIMIT.keys["shared"] = Text("NAME")

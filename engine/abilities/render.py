@@ -451,7 +451,7 @@ class Render:
         opening = ""
         for e in (seq if isinstance(seq, (list, tuple)) else [seq]):
             clause = self.effect(e)
-            if clause.startswith("if ") and clause.endswith(","):
+            if clause.endswith(","):  # "if ...,", "unless ...,": it opens the next clause
                 opening += clause + " "
                 continue
             out.append(opening + clause)
@@ -651,7 +651,7 @@ def paragraph(a: dict, card: Any = None) -> str:
     first.append(lead + head)
     sentences = first + effects
     then = r.effects(a.get("then") or [])
-    if sentences and sentences[-1].startswith("if ") and sentences[-1].endswith(","):
+    if sentences and sentences[-1].endswith(","):
         check = sentences.pop()  # "if your plot's income is lower, gain 1 power"
         sentences.append(check + " " + (join(then) if then else "this ability resolves"))
     elif then:

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.abilities.costs import gold_cost, target_gold
-from engine.abilities.costs import (influence_problem, kneel_cost_problem, payment, restriction_problem,
-                                    split_pay)
+from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, payment,
+                                    restriction_problem, split_pay)
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
-from engine.abilities.constants import _constant_keys, constant_map, toll_problem, untargetable
+from engine.abilities.constants import _constant_keys, constant_map, toll_problem, trigger_prohibited, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to, iter_candidates
 from engine.abilities.model import Ability, Ctx, _effect_name
@@ -32,20 +32,21 @@ if TYPE_CHECKING:
 
 def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, ctx: Ctx) -> str | None:
     if ab.choose is None:
-        return "this ability chooses no target" if targets else None
+        return "this ability chooses no target (COS-14)" if targets else None
     count = ab.choose.get("count", 1)
     legal = legal_targets(g, cid, ab, ctx)
     if not legal:
         return no_target_problem(g, cid, ab, ctx)
     if len(targets) != min(count, len(legal)) and not (ab.choose.get("up_to") and 0 < len(targets) <= count):
-        return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''}"
+        return f"{g.name(cid)}: choose {count} target{'s' if count != 1 else ''} (COS-14)"
     if len(set(targets)) != len(targets):
-        return "each target is chosen once"
+        return "each target is chosen once (COS-14)"
     for t in targets:
         if t not in legal:
             label = g.name(t) if t in g.state.cards else t
             why = _entry_problem(g, ab, ctx, t) if t in g.state.cards else None
-            return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "")
+            return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "") + \
+                " (COS-14)"
     return None
 
 
@@ -147,7 +148,8 @@ def _available(g: Game, player: str, step: str, event: Any, found: list, window:
         for i, gt in gates:
             ctx.gate = gt
             if restriction_problem(g, player, cid, ab, ctx, why=False) is None and \
-                    toll_problem(g, player, cid, ab) is None:  # core-d: gold tolls
+                    toll_problem(g, player, cid, ab) is None and \
+                    trigger_prohibited(g, player, cid, ab) is None:  # core-d: gold tolls; issue 22
                 if ab.choose is not None and not legal_targets(g, cid, ab, ctx, first=True):
                     continue
                 out.append(Opportunity(cid, ab, gt, i))
@@ -314,7 +316,7 @@ def _checked_costs(g: Game, player: str, o: Opportunity, answer: dict, event: An
     kneel_pay, influence_pay = split_pay(o.ability, pay)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, influence=False),
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
-                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay)):
+                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability), influence_pay)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)
         elif problem:
@@ -378,31 +380,31 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
     """The opportunity an answer names, or Refused with the reason it is not one now."""
     cid = answer.get("trigger")
     if cid not in g.state.cards:
-        raise Refused(f"there is no card {cid!r}")
+        raise Refused(f"there is no card {cid!r} (TIM-02)")
     n = answer.get("ability", 1)
     abs_ = abilities(g, cid)
     if not abs_:
-        raise Refused(f"{g.name(cid)} has no ability that can be triggered")
+        raise Refused(f"{g.name(cid)} has no ability that can be triggered (TIM-16)")
     if not isinstance(n, int) or not 1 <= n <= len(abs_):
         raise Refused(f"{g.name(cid)} has {len(abs_)} abilit{'y' if len(abs_) == 1 else 'ies'}; ability {n} "
-                      f"does not exist")
+                      f"does not exist (COS-16)")
     ab = abs_[n - 1]
     if cid not in ability_sources(g, player):
-        raise Refused(f"{player} cannot use {g.name(cid)}: it is not a card {player} controls in play or holds")
+        raise Refused(f"{player} cannot use {g.name(cid)}: it is not a card {player} controls in play or holds (EFF-08)")
     kind_word = {"action": "an action", "response": "a response", "passive": "a passive ability (it triggers "
                  "by itself)", "constant": "a constant ability"}[ab.kind]
     if not usable_here(g, player, cid, ab):
         raise Refused(f"{g.name(cid)}'s ability {n} cannot be used now: "
                       + ("it works only after the card's own effect enables it" if ab.granted else
-                         "an event is played from hand; other cards' abilities work in play"))
+                         "an event is played from hand; other cards' abilities work in play") + " (EFF-08)")
     if step == "action" and ab.kind != "action":
         raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not an action (TIM-13)")
     if step in ("save_cancel", "response") and ab.kind != "response":
-        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not a response")
+        raise Refused(f"{g.name(cid)}'s ability {n} is {kind_word}, not a response (TIM-13)")
     if step == "save_cancel" and not ab.is_save_or_cancel:
         raise Refused(f"{g.name(cid)} is not a save or cancel; normal responses come in step 5 (TIM-06)")
     if step == "response" and ab.is_save_or_cancel:
-        raise Refused(f"{g.name(cid)} saves or cancels: it is played in step 2, right after what it answers")
+        raise Refused(f"{g.name(cid)} saves or cancels: it is played in step 2, right after what it answers (TIM-06)")
     gate, gate_card = answer.get("gate"), answer.get("gate_card")
     for o in available(g, player, step=step, event=event):
         if o.card == cid and o.ability.index == n and (step != "response" or (
@@ -410,10 +412,11 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
                 and (gate_card is None or (o.gate or {}).get("card") == gate_card))):
             return o
     ctx = Ctx(cid, player, ab, event=event)
-    problem = restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
+    problem = trigger_prohibited(g, player, cid, ab) \
+        or restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
         or toll_problem(g, player, cid, ab, int(answer.get("x") or 0))  # core-d
-    if problem is None and ab.cost.get("influence"):
-        problem = influence_problem(g, player, ab.cost["influence"], list(answer.get("pay") or []))
+    if problem is None and influence_cost(g, player, cid, ab):
+        problem = influence_problem(g, player, influence_cost(g, player, cid, ab), list(answer.get("pay") or []))
     if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
         return Opportunity(cid, ab, None, None)
     if problem:
@@ -434,27 +437,27 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
         # a save of "the card that would be killed": targets may name which one, if several
         if len(targets) != 1 or save_gate(g, player, answer, event) is None or \
                 save_gate(g, player, answer, event).get("card") != targets[0]:
-            raise Refused(f"{g.name(o.card)} can save only a card that {event.name} would remove")
+            raise Refused(f"{g.name(o.card)} can save only a card that {event.name} would remove (TIM-07)")
         return {"trigger": o.card, "ability": o.ability.index, "targets": targets,
                 "pay": list(answer.get("pay") or []), "x": answer.get("x") or 0} | \
             _checked_costs(g, player, o, answer, event)
     pay = list(answer.get("pay") or [])
     x = answer.get("x") or 0
     if not isinstance(x, int) or x < 0:
-        raise Refused("x must be a whole number of 0 or more")
+        raise Refused("x must be a whole number of 0 or more (COS-08)")
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
     kneel_pay, influence_pay = split_pay(o.ability, pay)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
                     toll_problem(g, player, o.card, o.ability, x),  # core-d
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
-                    influence_problem(g, player, o.ability.cost.get("influence", 0), influence_pay),
+                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability), influence_pay),
                     target_problem(g, player, o.card, o.ability, targets, ctx)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out
         elif problem:
             raise Refused(problem)
     if o.ability.cost.get("kneel_self") and o.card in pay:
-        raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence")
+        raise Refused(f"{g.name(o.card)} kneels for its own cost; it cannot also pay influence (COS-10)")
     out = {"trigger": o.card, "ability": o.ability.index, "targets": targets, "pay": pay, "x": x}
     if answer.get("gold_tokens") is not None:  # how much of the gold gold tokens pay (Tywin Lannister)
         gold = gold_cost(g, player, o.card, o.ability, x) + \

@@ -45,13 +45,15 @@ class HeuristicPlayer:
         if isinstance(d, GameOver) or d is None:
             return False
         me = d.player
-        for answer in self.candidates(game, d):
+        for i, answer in enumerate(self.candidates(game, d)):
             try:
                 game.answer(me, answer)
             except Refused:
                 self.refusals += 1
                 continue
             self.decisions += 1
+            if i > 0:  # the reason told the first answer, which was refused
+                self.last_reason = f"{me} gives its next choice: the first was not allowed"
             if self.explain is not None and self.last_reason:
                 self.explain(me, self.last_reason)
             return True
@@ -455,6 +457,10 @@ class HeuristicPlayer:
     def choose_words(self, g: Game, d: Decision, choices: list, lo: int, hi: int) -> list[dict]:
         me = d.player
         players = [c for c in choices if c in g.state.player_names]
+        if d.context.get("end_order"):  # a win and an elimination at once (WIN-06): our own win first
+            first = "victory" if me in d.context["winners"] else "elimination"
+            self.say(f"{me} applies the {first} first")
+            return [{"choose": [first]}]
         if players:
             pol = self.source_polarity(g, d)
             others = [p for p in players if p != me]

@@ -196,7 +196,8 @@ def evaluate(g: Game, me: str) -> float:
 def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random.Random,
             max_decisions: int = 120, deadline: float | None = None) -> float | None:
     """One sample: start ``phase`` over on a determinization of the view, give ``answer_mine`` at the
-    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run.
+    first decision of ``me`` of the same kind, play to the end of the round. None when it could not run
+    (or ``deadline``, a ``time.perf_counter`` reading, passed: a safety net only).
     ``phase`` "defend": the challenge being defended is declared again (``rewind_declaration``) and the
     rest of the challenges phase is played from there."""
     st = determinize(game_view.state, me, rng)
@@ -221,7 +222,7 @@ def rollout(game_view: Game, me: str, phase: str, answer_mine: dict, rng: random
             if isinstance(d, GameOver) or g.state.round > start_round:
                 break
             if deadline is not None and time.perf_counter() > deadline:
-                break
+                return None  # the safety net of a very slow machine: the caller drops the search
             if forced and d.player == forced[0][0] and d.kind == forced[0][1]:
                 _, _, ans = forced.pop(0)
                 try:

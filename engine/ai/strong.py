@@ -1,4 +1,4 @@
-"""The strong computer player: the heuristic player plus searches, within a time budget per decision.
+"""The strong computer player: the heuristic player plus searches, within a budget of rollouts per decision.
 
 - **Challenges**: a plan for the whole rest of its challenges phase. For each remaining challenge type
   it considers a few attacker sets (none, the fewest that beat every possible defender, the fewest that
@@ -18,7 +18,9 @@
   marshalling action in its own turn are decided among a few candidates (the plan's answer, the
   heuristic's, ...) by determinized rollouts to the end of the round (``by_rollouts``).
 
-All of it reads only the seat's view (``engine.ai.view``). ``budget`` bounds each search (seconds).
+All of it reads only the seat's view (``engine.ai.view``). ``rollouts`` bounds each search (a number of
+rollouts, not seconds: the same view and seed give the same answer on any machine); ``time_limit``
+(seconds) is only a safety net: a search that passes it is dropped for the rules of thumb.
 """
 from __future__ import annotations
 
@@ -50,15 +52,30 @@ def distinct(options, limit: int | None = None) -> list[dict]:
 class StrongPlayer(HeuristicPlayer):
     level = "strong"
 
-    def __init__(self, seed: int = 0, *, budget: float = 1.0, explain=None):
+    ROLLOUTS = 16
+    """Rollouts per searched decision, shared by its candidates (at least 2 and at most 10 each)."""
+
+    TIME_LIMIT = 5.0
+    """Seconds: a search still running then is dropped (the safety net of a very slow machine; a search
+    takes 0.2-0.6 s on the bench machine)."""
+
+    MAX_PLANS = 2000
+    """Challenge plans simulated at most per declaration (a count, so the plan does not depend on the clock)."""
+
+    def __init__(self, seed: int = 0, *, rollouts: int = ROLLOUTS, time_limit: float | None = TIME_LIMIT,
+                 explain=None):
         super().__init__(seed, explain=explain)
-        self.budget = budget
+        self.budget = max(1, int(rollouts))
+        self.time_limit = time_limit
+        self.deadline: float | None = None
+        self.timeouts = 0
+        """Searches dropped at the time limit."""
 
     def out_of_time(self) -> bool:
-        return time.perf_counter() > self.deadline
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
     def candidates(self, game: Game, d: Decision) -> list[dict]:
-        self.deadline = time.perf_counter() + max(0.01, self.budget * 0.8)
+        self.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         return super().candidates(game, d)
 
     # -- challenges --------------------------------------------------------------------------------------
@@ -161,6 +178,7 @@ class StrongPlayer(HeuristicPlayer):
         opps = [o for o in d.context.get("opponents", []) if not g.player(o).eliminated] or \
             list(d.context.get("opponents", []))
         best = None
+        simulated = 0
         for opp in opps:
             per_type = {}
             for t in types:
@@ -178,15 +196,14 @@ class StrongPlayer(HeuristicPlayer):
                 if not declared:
                     continue
                 for order in permutations(declared):
+                    if simulated >= self.MAX_PLANS:
+                        break
+                    simulated += 1
                     v = self.simulate(g, me, opp, list(order))
                     if opp == self.leader(g, me, opps):
                         v += 0.2
                     if best is None or v > best[0]:
                         best = (v, opp, order)
-                    if self.out_of_time():
-                        break
-                if self.out_of_time():
-                    break
         base = self.simulate_pass(g, me, opps)
         if best is None or best[0] <= base:
             self.say(f"{me} makes no more challenges: keeping its characters standing is worth more")
@@ -197,7 +214,10 @@ class StrongPlayer(HeuristicPlayer):
         self.say(f"{me} attacks {opp} ({t}, {', '.join(g.name(c) for c in attackers)}): plan {plan}, "
                  f"worth {v:.1f} against {base:.1f} for passing")
         out = [{"challenge": t, "against": opp, "attackers": list(attackers)}]
-        return out + super().on_challenge(g, d)
+        reason = self.last_reason
+        rest = super().on_challenge(g, d)  # the heuristic's challenges after the plan's (it says its own reason)
+        self.last_reason = reason
+        return out + rest
 
     def simulate_pass(self, g: Game, me: str, opps: list[str]) -> float:
         return max(self.simulate(g, me, opp, []) for opp in opps) if opps else 0.0
@@ -331,8 +351,6 @@ class StrongPlayer(HeuristicPlayer):
                 v = sum(s + 2.0 for _, s, _ in combo) - (1.0 if gold - cost < reserve else 0)
                 if v > best_v:
                     best, best_v = combo, v
-            if self.out_of_time():
-                break
         trig_first = [o for o in heuristic if "trigger" in o]
         if best:
             first = max(best, key=lambda x: x[2])[0]
@@ -349,42 +367,32 @@ class StrongPlayer(HeuristicPlayer):
     rollout_samples: int | None = None
     """Rollouts per candidate; None: from the budget (``samples``)."""
 
-    ROLLOUTS_PER_SECOND = 16
-    """Rollouts per decision and second of budget, shared by the candidates (a rollout to the end of the
-    round costs 15-40 ms on the bench machine)."""
-
     def samples(self, candidates: int = 1) -> int:
-        """Rollouts per candidate: a count fixed by the budget and the number of candidates (not by the
-        clock, so the answer does not depend on the machine's speed); the deadline only guards against a
-        slow machine."""
+        """Rollouts per candidate: the budget (rollouts per decision) shared by the candidates, 2 to 10
+        each. A count, not a time, so the answer does not depend on the machine's speed or load."""
         if self.rollout_samples is not None:
             return self.rollout_samples
-        return max(2, min(10, int(self.budget * self.ROLLOUTS_PER_SECOND) // max(1, candidates)))
+        return max(2, min(10, self.budget // max(1, candidates)))
 
     def by_rollouts(self, g: Game, d: Decision, phase: str, top: list[dict]) -> tuple[int, int] | None:
         """Try each of ``top`` in determinized rollouts (``engine.ai.search``): (index of the best, samples),
-        or None when there is nothing to compare (fewer than two candidates) or the samples could not tell
-        (fewer than two complete rounds (or all of them) of samples ran before the deadline; a round of
-        samples cut short is dropped, so every candidate has the same samples)."""
+        or None when there is nothing to compare (fewer than two candidates), a candidate could not be
+        played on any sample, or the search passed the time limit (the safety net: then the rules of
+        thumb answer). Every candidate is played on the same samples; the number of samples is fixed
+        (``samples``), so the same view and seed give the same answer however busy the machine is."""
         if len(top) < 2:
             return None
         sums: dict[int, list[float]] = {i: [] for i in range(len(top))}
-        done, n = 0, self.samples(len(top))
-        for k in range(n):
-            row: dict[int, float] = {}
+        for k in range(self.samples(len(top))):
             for i, cand in enumerate(top):
-                if self.out_of_time():
-                    break
                 rng = random.Random(f"{self.seed}/{phase}/{len(g.state.log)}/{k}")
                 v = search.rollout(g, d.player, phase, dict(cand, _kind=d.kind), rng, deadline=self.deadline)
+                if self.out_of_time():
+                    self.timeouts += 1
+                    return None
                 if v is not None:
-                    row[i] = v
-            if self.out_of_time():
-                break
-            for i, v in row.items():
-                sums[i].append(v)
-            done += 1
-        if done < min(2, n) or any(not v for v in sums.values()):
+                    sums[i].append(v)
+        if any(not v for v in sums.values()):
             return None
         means = {i: sum(v) / len(v) for i, v in sums.items()}
         best = max(means, key=lambda i: (means[i], -i))

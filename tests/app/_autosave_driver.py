@@ -1,7 +1,10 @@
 """A Maester process to kill: plays answers with the autosave on (tests/app/test_saves.py).
 
-    python tests/app/_autosave_driver.py table N    the table (offscreen), N answers through the
-                                                     controller, then waits to be killed
+    python tests/app/_autosave_driver.py table N [SEED]
+                                                     the table (offscreen) with its own autosave slot
+                                                     (as maester takes one: app.session.claim_autosave),
+                                                     N answers through the controller, then waits to be
+                                                     killed; prints ``SLOT <path>`` first
     python tests/app/_autosave_driver.py hammer      answers and autosaves as fast as it can, new
                                                      games one after another, until killed
 
@@ -25,7 +28,7 @@ def legal(chooser, game, d):
     raise SystemExit(f"no legal answer for {d.describe()}")
 
 
-def table(count: int) -> None:
+def table(count: int, seed: int = 7) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
@@ -35,7 +38,9 @@ def table(count: int) -> None:
     from engine.players import RandomPlayer
 
     app = QApplication([])
-    window = TableWindow(GameSetup(seed=7, privacy=False), computer_delay_ms=0, autosave=saves.autosave_path())
+    slot = saves.claim_autosave()
+    print("SLOT", slot, flush=True)
+    window = TableWindow(GameSetup(seed=seed, privacy=False), computer_delay_ms=0, autosave=slot)
     ctl = window.controller
     choosers = {n: RandomPlayer(seed=i + 3, pass_bias=0.2) for i, n in enumerate(ctl.names)}
     for _ in range(count):
@@ -76,6 +81,6 @@ def hammer() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "table":
-        table(int(sys.argv[2]))
+        table(int(sys.argv[2]), *(int(a) for a in sys.argv[3:4]))
     else:
         hammer()

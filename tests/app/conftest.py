@@ -195,6 +195,11 @@ class Driver:
         raise AssertionError(f"no legal answer for {d.describe()}")
 
 
+def no_question(title: str, question: str) -> bool:
+    """A window's ``ask`` in tests: a modal question would wait for a click forever."""
+    raise AssertionError(f"unexpected question: {title}: {question}")
+
+
 @pytest.fixture
 def table(qtbot):
     """``table(seed=..., mode=..., names=..., computer=...)`` -> a shown TableWindow and its Driver."""
@@ -205,6 +210,7 @@ def table(qtbot):
         setup = GameSetup(names=list(names), decks=decks, computer=list(computer), mode=mode, seed=seed,
                           privacy=privacy)
         window = TableWindow(setup, computer_delay_ms=0)
+        window.ask = no_question  # a test that expects a question sets its own answer
         qtbot.addWidget(window)
         window.resize(1600, 1000)
         window.show()

@@ -74,3 +74,23 @@ def test_winter_starters_play_a_whole_game_in_enforce_mode(starter_table):
     log = "\n".join(game.state.log)
     assert "text not automated \u2014 resolve by hand" in log
     print(f"\n{len(game.history)} answers, {by_hand} uses by hand, {result.winner} wins in round {game.state.round}")
+
+
+def test_the_table_does_not_stop_for_cards_whose_timing_was_not_read(starter_table):
+    """Issue 22: the starters' by-hand cards whose timing could not be read are legal in every window; with
+    the default setting ("when I have a legal play") the table stopped 11 times between choosing the first
+    player and the first marshal, each time only to pass. It stops for no one there now."""
+    window, ui = starter_table
+    game, ctl = ui.game, ui.ctl
+    stops, chosen = [], False
+    for _ in range(400):
+        d = ctl.decision
+        if d.kind == "action" and game.state.phase == "marshalling" and game.state.active_player == d.player:
+            break
+        if chosen:
+            stops.append(d.describe())
+        chosen = chosen or d.kind == "first_player"
+        ctl.viewer, ctl.hands_hidden = d.player, False
+        game.answer(d.player, {"pass": True} if d.can_pass else RandomPlayer(1).candidates(game, d)[0])
+        ctl._after_change()
+    assert chosen and not stops, stops

@@ -19,6 +19,7 @@ a strip that outlived the seat would be caught.
 from __future__ import annotations
 
 import html
+import os
 import random
 import re
 import time
@@ -32,6 +33,7 @@ from app.prompt import CardButton
 from engine.decisions import GameOver
 from engine.players import RandomPlayer
 from engine.visibility import public, visible_cards
+from tests.app.conftest import Driver
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 GAMES = [(2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (4, 1), (4, 2)]
@@ -379,3 +381,57 @@ def test_finished_games_leave_no_widgets_behind(table):
         assert not [w for w in QApplication.allWidgets() if isinstance(w, GameOverDialog)]
         assert len(window.prompting_menu.findChildren(QMenu)) == len(window.controller.humans)
     assert counts[0] == counts[1] == counts[2], f"live widgets at each new game: {counts}"
+
+
+def test_a_card_search_shows_the_searcher_his_deck_and_nobody_else(qtbot, lcg_json):
+    """Summoning Season at the table (hotseat): Alice's choice of the card her search finds is a strip of
+    her deck's faces with their names (not "hidden card" backs); when the screen goes to Bob none of it
+    is shown, and Bob's own search shows him his deck and nothing of Alice's."""
+    from pathlib import Path
+
+    from app.dialogs import GameSetup
+    from app.window import TableWindow
+
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "lcg" / \
+        "core-summoning-and-building-season-both-players-pick.yaml"
+    window = TableWindow(GameSetup(scenario=str(path), privacy=True), computer_delay_ms=0)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    ui = Driver(window, qtbot)
+    ctl, g = window.controller, ui.game
+    scanner = Scanner(window)
+    scanner.public_names.add("Building Season")  # the scenario's title, in the log, names it
+
+    def searching(player: str) -> bool:
+        d = ui.decision
+        return d.kind == "choose" and d.player == player and all(isinstance(c, int) for c in d.choices)
+
+    ui.advance(lambda d: searching("alice"), chooser=None)
+    ui.take_seat()
+    assert ctl.seat == "alice"
+    picks = {int(k.split("-")[1]): b for k, b in window.prompt.buttons.items() if k.startswith("pick-")}
+    assert sorted(picks) == sorted(ui.decision.choices)
+    assert all(not b.face.hidden and b.toolTip() == g.name(cid) for cid, b in picks.items())
+    assert "Ser Rodrik" in [b.toolTip() for b in picks.values()]
+    if os.environ.get("MAESTER_SHOTS"):
+        window.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "summoning-search.png"))
+    assert not scanner.scan("Alice searches her deck")
+    ctl.hide_for("bob")
+    assert not [b for b in window.findChildren(CardButton) if b.isVisible()]
+    assert not scanner.scan("handed over to Bob", with_log=True)
+    ui.take_seat()
+    assert ctl.seat == "bob"
+    assert not [b for b in window.findChildren(CardButton) if b.isVisible() and not b.face.hidden]
+    ctl.hide_for("alice")
+    ui.take_seat()
+    rodrik = next(c for c in ui.decision.choices if g.name(c) == "Ser Rodrik")
+    ui.enter({"choose": [rodrik]})
+    scanner.public_names.add("Ser Rodrik")  # the card a search finds is revealed: the log names it
+    ui.advance(lambda d: searching("bob"))
+    ui.take_seat()
+    assert ctl.seat == "bob"
+    picks = {int(k.split("-")[1]): b for k, b in window.prompt.buttons.items() if k.startswith("pick-")}
+    assert picks and all(not b.face.hidden and g.card(cid).owner == "bob" for cid, b in picks.items())
+    assert not scanner.scan("Bob searches his deck", with_log=True)
+    window.close()

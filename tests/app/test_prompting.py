@@ -1,6 +1,7 @@
 """Prompting settings: when the table stops for a person, and how many hand-overs that costs."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -138,3 +139,65 @@ def test_prompting_from_the_command_line_the_dialog_and_the_menu(table, qtbot):
     window.prompting_actions[("Bob", "never")].trigger()
     assert window.controller.prompting_of("Bob") == "never"
     assert window.prompting_actions[("Bob", "never")].isChecked()
+
+
+def test_cards_whose_timing_was_not_read_do_not_stop_the_table_but_stay_usable(qtbot, tmp_path):
+    """Bob's Banner Bearer and Moon Watcher have text whose timing cannot be read: offered in every window,
+    they must not make the "when I have a legal play" setting stop him (the table passes for him); with
+    "always" the table stops, and the cards are behind one "Use a card by hand…" entry that opens their use."""
+    from PySide6.QtCore import Qt
+
+    from app.dialogs import GameSetup
+    from app.window import TableWindow
+    from tests.engine.test_manual import UNTIMED
+
+    path = tmp_path / "untimed.yaml"
+    path.write_text(UNTIMED, encoding="utf-8")
+
+    def table(prompting):
+        window = TableWindow(GameSetup(scenario=str(path), privacy=False, prompting=prompting),
+                             computer_delay_ms=0)
+        qtbot.addWidget(window)
+        window.resize(1600, 1000)
+        window.show()
+        return window, window.controller, window.controller.game
+
+    def play_to_next_round(ctl, g, stop=None):
+        """Pass (or take the first option) at every decision the table stops at, until round 2."""
+        shown = []
+        while g.state.round == 1:
+            d = ctl.decision
+            ctl.viewer = d.player
+            shown.append(d)
+            if stop is not None and stop(d):
+                return shown
+            g.answer(d.player, {"pass": True} if d.can_pass else
+                     ({"choose": d.choices[:d.min_count]} if d.kind == "choose" else d.options[0]))
+            ctl._after_change()
+        return shown
+
+    window, ctl, g = table({})
+    shown = play_to_next_round(ctl, g)
+    assert not [d.describe() for d in shown if d.player == "bob" and d.only_pass_or_untimed]
+    untimed_passes = [a for i, (who, a) in enumerate(g.history) if i in ctl.auto_at and who == "bob"]
+    assert untimed_passes  # the windows where only his untimed cards were playable were passed for him
+    window.close()
+
+    window, ctl, g = table({"*": "always"})
+    shown = play_to_next_round(ctl, g, stop=lambda d: d.player == "bob" and d.kind == "action")
+    prompt = window.prompt
+    window.refresh()
+    banner = next(c for c in g.player("bob").in_play if g.name(c) == "Banner Bearer")
+    assert f"hand-{banner}-1" not in prompt.buttons and "Banner Bearer" in prompt.buttons["hand-untimed"].toolTip()
+    if os.environ.get("MAESTER_SHOTS"):
+        prompt.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "untimed-entry-closed.png"))
+    qtbot.mouseClick(prompt.buttons["hand-untimed"], Qt.MouseButton.LeftButton)
+    button = prompt.buttons[f"hand-{banner}-1"]
+    assert button.isVisible() and button.text() == "Use Banner Bearer (timing not read) by hand"
+    if os.environ.get("MAESTER_SHOTS"):
+        prompt.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "untimed-entry-open.png"))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    before = len(g.history)
+    qtbot.mouseClick(prompt.picker.use, Qt.MouseButton.LeftButton)
+    assert len(g.history) == before + 1 and g.history[-1][1]["by_hand"] == banner
+    window.close()

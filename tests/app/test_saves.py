@@ -37,6 +37,9 @@ def window_with_autosave(qtbot, home: Path, **setup) -> TableWindow:
     base = dict(seed=3, names=["Alice", "Bob"], decks=["practice:stark", "practice:lannister"])
     base.update(setup)
     window = TableWindow(GameSetup(**base), computer_delay_ms=0, autosave=home / saves.AUTOSAVE_NAME)
+    from conftest import no_question
+
+    window.ask = no_question
     qtbot.addWidget(window)
     window.resize(1600, 1000)
     window.show()
@@ -108,7 +111,15 @@ def test_undo_into_another_players_decision_asks_that_player(table, qtbot):
     assert window.privacy.isVisible() and window.privacy.player == other
     ui.take_seat()
     assert window.controller.viewer == other and not window.controller.hands_hidden
-    press_undo(window, qtbot)  # the other player undoes the first one's answer
+    asked = []
+    window.ask = lambda title, q: asked.append(q) or False
+    press_undo(window, qtbot)  # the other player undoes the first one's answer: its owner says no
+    assert asked == [f"{other} asks to take back {answered_by}'s answer. {answered_by}, do you accept?"]
+    assert snapshot(window.controller.game) == snapshot(game) != before and window.controller.viewer == other
+    assert f"Not undone: {answered_by} keeps the answer." in window.prompt.msg.text()
+    window.ask = lambda title, q: asked.append(q) or True
+    press_undo(window, qtbot)  # ... and now accepts (issue 22)
+    assert len(asked) == 2
     assert snapshot(window.controller.game) == before
     ctl = window.controller
     assert ctl.decision.player == answered_by
@@ -692,3 +703,247 @@ def test_a_new_game_keeps_the_old_autosave_until_its_first_answer(qtbot, data_ho
     while second.undo():
         pass
     assert json.loads(path.read_text())["history"] == []  # an undo to the start is autosaved too
+
+
+def test_a_manual_tool_that_wins_is_autosaved_and_the_win_survives_a_restart(qtbot, data_home):
+    """Issue 22: the `power` tool as a free move giving the 15th power (advise mode) ends the game like an
+    answer: no open decision, the move in the history and the autosave, the win there after a restart."""
+    window = window_with_autosave(qtbot, data_home, mode="advise", privacy=False)
+    ctl = window.controller
+    ctl.submit({"pass": True}) or ctl.submit(ctl.decision.options[0])  # a first answer: the autosave starts
+    house = ctl.game.player(ctl.viewer).house_card
+    assert ctl.tool("power", card=house, amount=15), ctl.last_message
+    assert ctl.decision is None and ctl.result.winner == ctl.viewer
+    assert ctl.last_message[1] == "over"
+    data = json.loads((data_home / saves.AUTOSAVE_NAME).read_text())
+    assert data["history"][-1] == [ctl.viewer, {"free": {"tool": "power", "card": house, "amount": 15}}]
+    assert data["table"]["winner"] == ctl.viewer
+    loaded = saves.read_save(data_home / saves.AUTOSAVE_NAME)
+    assert loaded.game.state.winner == ctl.viewer and loaded.warning is None
+    assert saves.is_over(loaded.game)
+    assert saves.find_recovery(data_home) is None  # a finished game is not offered again
+
+
+def _start_table(home: Path, answers: int, seed: int) -> tuple[subprocess.Popen, Path, int, str]:
+    """A table process (tests/app/_autosave_driver.py) that gave ``answers`` answers and waits to be killed:
+    (process, its autosave slot, answers, digest)."""
+    proc = subprocess.Popen([sys.executable, str(DRIVER), "table", str(answers), str(seed)], cwd=ROOT,
+                            env=_env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    slot, last = None, None
+    for line in proc.stdout:
+        words = line.split()
+        if words[0] == "SLOT":
+            slot = Path(words[1])
+        elif words[0] == "DONE":
+            break
+        else:
+            last = words
+    else:
+        proc.kill()
+        raise AssertionError(proc.stderr.read())
+    return proc, slot, int(last[0]), last[1]
+
+
+def test_two_tables_on_one_data_folder_keep_their_own_autosave_and_both_games_are_recovered(data_home, qtbot):
+    """Issue 22: two tables on one MAESTER_HOME each autosave to a slot of their own (a lock each, released by
+    the system when the process dies); while they run, neither game is offered; after kill -9 of both, the
+    next starts offer both games, exactly as they were."""
+    first = _start_table(data_home, 12, 7)
+    second = _start_table(data_home, 17, 8)
+    try:
+        assert first[1] != second[1] and {first[1].name, second[1].name} == {"autosave.json", "autosave-2.json"}
+        assert saves.find_recoveries(data_home) == []  # both tables run: nothing to recover
+    finally:
+        for proc, *_ in (first, second):
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+    found = saves.find_recoveries(data_home)
+    assert sorted(f.path for f in found) == sorted([first[1], second[1]])
+    from app import main
+
+    games = set()
+    for _ in range(2):  # two starts, one after the other: each resumes one game and keeps its slot
+        loaded = main._offer_resume(without_asking=True)
+        assert loaded.slot in (first[1], second[1]) and saves.in_use(loaded.slot)
+        games.add((loaded.slot, len(loaded.game.history), loaded.game.state.digest()))
+    assert games == {first[1:], second[1:]}
+    assert main._offer_resume(without_asking=True) is None  # both are at a table again
+    for slot, *_ in games:
+        saves.release_autosave(slot)
+
+
+def test_a_new_table_takes_a_free_slot_and_never_the_unfinished_game_of_another(data_home):
+    data_home.mkdir(parents=True)
+    first = saves.claim_autosave(data_home)
+    try:
+        assert first == data_home / saves.AUTOSAVE_NAME and saves.in_use(first)
+        second = saves.claim_autosave(data_home)
+        assert second == data_home / "autosave-2.json"
+        saves.release_autosave(second)
+        _write(data_home / "autosave-2.json", _good_save(data_home))  # a game a killed table left
+        third = saves.claim_autosave(data_home)
+        assert third == data_home / "autosave-3.json"  # the killed table's game stays to be recovered
+        saves.release_autosave(third)
+    finally:
+        saves.release_autosave(first)
+
+
+def test_an_autosave_from_a_newer_maester_is_called_so_and_kept_and_nothing_set_aside_is_overwritten(
+        tmp_path, data_home):
+    data_home.mkdir(parents=True)
+    earlier = _write(data_home / saves.DAMAGED_NAME, "an earlier damaged autosave")
+    _write(data_home / saves.AUTOSAVE_NAME, {**_good_save(tmp_path), "version": 99})
+    [err] = saves.find_recoveries(data_home)
+    assert isinstance(err, DataError)
+    assert "written by a newer Maester (save version 99" in str(err) and "damaged" not in str(err)
+    assert f"kept as {saves.NEWER_NAME}" in str(err) and "update Maester" in str(err)
+    assert json.loads((data_home / saves.NEWER_NAME).read_text())["version"] == 99
+    assert earlier.read_text() == "an earlier damaged autosave"
+    _write(data_home / saves.AUTOSAVE_NAME, "{not json")  # now a damaged one: set aside beside the earlier
+    [err] = saves.find_recoveries(data_home)
+    assert "damaged" in str(err) and "kept as autosave-damaged-2.json" in str(err)
+    assert earlier.read_text() == "an earlier damaged autosave"
+    assert (data_home / "autosave-damaged-2.json").read_text() == "{not json"
+    assert saves.find_recoveries(data_home) == [] and not (data_home / saves.AUTOSAVE_NAME).exists()
+
+
+def test_declined_games_are_each_kept_never_overwriting_an_earlier_one(tmp_path, data_home):
+    data_home.mkdir(parents=True)
+    for _ in range(2):
+        _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))
+        saves.set_aside(data_home)
+    assert saves.read_save(data_home / saves.PREVIOUS_NAME).game
+    assert saves.read_save(data_home / "autosave-previous-2.json").game
+
+
+def test_a_data_folder_that_is_a_file_is_said_clearly_at_the_start(monkeypatch, capsys, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from app.main import main
+
+    monkeypatch.setenv("MAESTER_HOME", "/dev/null")
+    monkeypatch.setattr(QApplication, "exec", lambda *a: 0)  # the table opens, then "closes" at once
+    assert main(["--offscreen", "--seed", "3"]) == 0
+    err = capsys.readouterr().err
+    assert ("maester: the data folder /dev/null is not a folder (a file is in the way), so games cannot be "
+            "autosaved there: set MAESTER_HOME to a folder you can write to, or unset it") in err
+    assert "File exists" not in err
+    assert saves.folder_problem(Path("/dev/null")).startswith("the data folder /dev/null is not a folder")
+
+
+def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_game(tmp_path, data_home, capsys):
+    """Issue 22: `maester --computer Bob:strong` is not offered the earlier hotseat game (Yes dropped the
+    computer seat); the game stays for a plain start; a game against Bob (strong) is offered and keeps him."""
+    from app import main
+
+    data_home.mkdir(parents=True)
+    hotseat = _write(data_home / saves.AUTOSAVE_NAME, _good_save(tmp_path))  # Alice vs Bob, both people
+    args = main.parse_args(["--computer", "Bob:strong"])
+    wanted, asked = main.setup_from_args(args), main.asked_for(args)
+    assert wanted.computer == ["Bob"] and wanted.levels == {"Bob": "strong"}
+    assert main._offer_resume(True, wanted, asked) is None
+    err = capsys.readouterr().err
+    assert "is not resumed: it is played with no computer seat, and --computer asks for Bob (strong)" in err
+    assert hotseat.exists() and isinstance(saves.find_recovery(data_home), saves.Recovery)
+    data = json.loads(hotseat.read_text())  # the same game, Bob played by the strong computer
+    data["table"].update(computer=["Bob"], levels={"Bob": "strong"})
+    _write(hotseat, data)
+    loaded = main._offer_resume(True, wanted, asked)
+    assert loaded.info.computer == ["Bob"] and loaded.info.levels == {"Bob": "strong"}
+    saves.release_autosave(loaded.slot)
+    plain = main.parse_args([])
+    assert main.conflict(loaded.info, main.setup_from_args(plain), main.asked_for(plain)) is None
+
+
+def test_pass_for_the_rest_of_the_phase_is_kept_by_an_undo_of_a_later_answer(table, qtbot):
+    """Issue 22: a player's *Pass for the rest of this phase* outlives the undo of an answer given after it
+    (the game is rebuilt; the setting is part of the table's record), and goes with the undo of its own."""
+    window, ui = table(seed=5)
+    ctl = window.controller
+    st = ui.game.state
+    found = False
+    for _ in range(20):  # a phase where another answer follows the pass for the phase
+        ui.advance(lambda d: ctl.optional_window(d) and not d.only_pass)
+        ui.take_seat()
+        me, where, at = ctl.viewer, (st.round, st.phase_serial), len(ui.game.history)
+        ui.press("pass-phase")
+        while (st.round, st.phase_serial) == where and not found:
+            found = any(n != me and i not in ctl.auto_at
+                        for i, (n, _) in enumerate(ui.game.history[at + 1:], start=at + 1))
+            if not found:
+                ui.take_seat()
+                ui.enter(ui.simple_answer())
+        if found:
+            break
+    assert found and (st.round, st.phase_serial) == where
+    window.undo()
+    ctl = window.controller
+    assert len(ctl.game.history) > at and ctl.phase_pass.get(me) == where
+    assert window.session.info.cut(at).phase_pass == {}  # undoing the pass itself forgets it
+
+
+def test_stop_for_and_pass_for_the_phase_survive_a_crash(qtbot, data_home):
+    """Issue 22: the per-player *Stop for…* setting and *Pass for the rest of this phase* are in the autosave,
+    so the recovered table stops for each person as before."""
+    window = window_with_autosave(qtbot, data_home, privacy=False, seed=5)
+    ctl = window.controller
+    ctl.submit({"pass": True}) or ctl.submit(ctl.decision.options[0])
+    window.prompting_actions[("Bob", "never")].trigger()
+    data = json.loads((data_home / saves.AUTOSAVE_NAME).read_text())
+    assert data["table"]["prompting"] == {"Bob": "never"}  # written when changed, not only at the next answer
+    for _ in range(300):  # to an optional window of a person: he passes for the rest of the phase
+        d = ctl.decision
+        if ctl.optional_window(d) and not d.only_pass and ctl.my_turn():
+            break
+        any(ctl.submit(answer) for answer in RandomPlayer(7, pass_bias=0.5).candidates(ctl.game, d))
+    me, st = ctl.viewer, ctl.game.state
+    assert ctl.pass_phase()
+    loaded = saves.read_save(data_home / saves.AUTOSAVE_NAME)  # what recovery after kill -9 opens
+    again = TableWindow(loaded.info.setup(), game=loaded.game, info=loaded.info, computer_delay_ms=0)
+    qtbot.addWidget(again)
+    assert again.controller.prompting_of("Bob") == "never" and again.controller.prompting_of("Alice") == "legal"
+    assert again.controller.phase_pass.get(me) == (st.round, st.phase_serial)
+
+
+@pytest.mark.parametrize("table, said", [
+    ({"names": ["Carol", "Dave"]}, "its table section names the players Carol, Dave, but the game's seats are "
+                                   "Alice, Bob"),
+    ({"names": ["Bob", "Alice"]}, "names the players Bob, Alice, but the game's seats are Alice, Bob"),
+    ({"computer": ["Carol"]}, "names the computer seat Carol, but the game's seats are Alice, Bob"),
+])
+def test_a_table_save_whose_names_are_not_its_seats_is_refused_clearly(table, said, tmp_path, capsys):
+    """Issue 22: it opened silently, its computer seats naming nobody."""
+    from app.main import main
+
+    game = GameSetup(seed=3).build()
+    for _ in range(3):
+        d = game.advance()
+        game.answer(d.player, d.options[0] if d.options else {"pass": True})
+    path = tmp_path / "game.json"
+    saves.write_save(path, game, saves.TableInfo(names=["Alice", "Bob"]))
+    data = json.loads(path.read_text())
+    data["table"].update(table)
+    _write(path, data)
+    with pytest.raises(DataError) as err:
+        saves.read_save(path)
+    assert said in str(err.value) and str(err.value).startswith(f"{path}: damaged: ")
+    assert main(["--offscreen", "--no-autosave", "--open", str(path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_what_the_command_line_asks_decides_which_autosaved_games_are_offered():
+    from app import main
+
+    info = saves.TableInfo(names=["Ann", "Ben", "Cy"], decks=["practice:stark"] * 3, computer=["Cy"],
+                           levels={"Cy": "strong"})
+
+    def why(*argv):
+        args = main.parse_args(list(argv))
+        return main.conflict(info, main.setup_from_args(args), main.asked_for(args))
+
+    assert why() is None and why("--players", "3") is None and why("--computer", "cy:strong", "--players", "3") is None
+    assert why("--players", "4") == "it is a game of 3 players, not 4"
+    assert why("--computer", "Cy", "--players", "3").startswith("it is played with Cy (strong), and --computer asks "
+                                                               "for Cy (")
+    assert why("--names", "Ann", "Ben", "Dee") == "its players are Ann, Ben, Cy, not Ann, Ben, Dee"
+    assert why("--goldfish", "practice:stark") is not None

@@ -493,3 +493,76 @@ def test_card_pictures_are_shared_by_what_they_show_and_bounded(table, qtbot):
     shown = [pictures.get(f, None, False, False, False, 0.6) for f in faces]
     assert pictures.get(faces[0], None, True, False, False, 0.6) is not shown[0]  # selected: outlined
     assert pictures.renders == len(set(faces)) + 2 and pictures.bytes <= 100_000 and 0 < len(pictures) < 5
+
+
+def test_an_era_implies_its_rules_unless_the_player_chooses_others(qtbot):
+    """--era ccg plays CCG Winter Edition rules (no Taxation); an explicit --ruleset wins. In the New Game
+    dialog, choosing the CCG era switches the rules to CCG Winter Edition, unless the player chose the rules."""
+    from PySide6.QtCore import Qt
+
+    from app.dialogs import GameSetup, NewGameDialog
+    from app.main import parse_args, setup_from_args
+
+    assert setup_from_args(parse_args(["--era", "ccg"])).ruleset == "ccg-winter"
+    assert setup_from_args(parse_args(["--era", "ccg", "--goldfish", "practice:stark"])).ruleset == "ccg-winter"
+    assert setup_from_args(parse_args(["--era", "ccg", "--ruleset", "lcg"])).ruleset == "lcg"
+    assert setup_from_args(parse_args(["--era", "lcg"])).ruleset == "lcg"
+    assert setup_from_args(parse_args([])).ruleset == "lcg"
+    assert setup_from_args(parse_args(["--ruleset", "ccg-winter"])).ruleset == "ccg-winter"
+
+    dialog = NewGameDialog(None, GameSetup(seed=9))
+    qtbot.addWidget(dialog)
+    assert dialog.ruleset.currentData() == "lcg"
+    dialog.era.setCurrentIndex(dialog.era.findData("ccg"))
+    assert dialog.setup().ruleset == "ccg-winter"
+    dialog.era.setCurrentIndex(dialog.era.findData("lcg"))
+    assert dialog.setup().ruleset == "lcg"
+
+    dialog = NewGameDialog(None, GameSetup(seed=9, era="ccg"))  # a CCG setup from the command line
+    qtbot.addWidget(dialog)
+    assert dialog.setup().ruleset == "ccg-winter"
+
+    dialog = NewGameDialog(None, GameSetup(seed=9))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.ruleset.setFocus()
+    qtbot.keyClick(dialog.ruleset, Qt.Key.Key_Down)  # the player picks CCG rules himself...
+    qtbot.keyClick(dialog.ruleset, Qt.Key.Key_Up)  # ...then LCG again: his choice
+    assert dialog.ruleset.currentData() == "lcg" and dialog.ruleset_chosen
+    dialog.era.setCurrentIndex(dialog.era.findData("ccg"))
+    assert dialog.setup().ruleset == "lcg"
+    if os.environ.get("MAESTER_SHOTS"):
+        d2 = NewGameDialog(None, GameSetup(seed=9))
+        qtbot.addWidget(d2)
+        d2.era.setCurrentIndex(d2.era.findData("ccg"))
+        d2.show()
+        d2.grab().save(str(Path(os.environ["MAESTER_SHOTS"]) / "new-game-ccg-era.png"))
+    # a save's setup with rules other than its era's keeps them
+    dialog = NewGameDialog(None, GameSetup(seed=9, era="ccg", ruleset="lcg"))
+    qtbot.addWidget(dialog)
+    assert dialog.ruleset_chosen and dialog.setup().ruleset == "lcg"
+
+
+def test_the_influence_picker_asks_for_the_influence_left_after_a_reduction(qtbot):
+    """issue 22: an influence cost reduced (reduce_influence, COS-12) is what the table asks the player to kneel."""
+    from pathlib import Path
+
+    from app.controller import TableController
+    from engine.game import Options
+    from engine.scenario import load_scenario
+
+    path = Path(__file__).resolve().parent.parent / "scenarios" / "rules" / "cos-12-an-influence-cost-reduced.yaml"
+    sc = load_scenario(path, Options(prompt_all=False))
+    game = sc.game
+    ctl = TableController(game, privacy=False)
+
+    def to_alices_action():
+        while game.advance().player != "alice" or game.advance().kind != "action":
+            game.answer(game.advance().player, {"pass": True})
+
+    to_alices_action()
+    writ, counsel = sc.labels["writ1"], sc.labels["counsel"]
+    assert ctl.influence_needed({"trigger": writ, "ability": 1}) == 2
+    game.answer("alice", {"trigger": counsel, "ability": 1, "targets": [], "pay": [], "x": 0})
+    to_alices_action()
+    assert ctl.influence_needed({"trigger": writ, "ability": 1}) == 1

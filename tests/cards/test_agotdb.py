@@ -16,6 +16,7 @@ from cards.importers import agotdb
 from cards.importers.agotdb import (KEYWORDS_NOT_TRANSLATED, TRAITS_NOT_TRANSLATED, TYPES_NOT_MODELLED,
                                     agotdb_pool_from_rows, decode_access_text, headline,
                                     translate_keyword_fr)
+from cards.importers.textparse import parse_keyword_block
 from cards.sets import SETS, canonical_code, card_eras, find_set
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "agotdb"
@@ -113,7 +114,7 @@ def test_mapping_of_an_invented_character():
     assert card.house_only == "greyjoy" and card.doomed and card.endless and card.influence == 1
     assert card.printings == ("Winter R66", "Winter G1", "KotSe F4")
     assert (card.set, card.number, card.promo) == ("Winter Edition", 66, False)
-    assert card.text == "Texte inventé." and card.text_lang == "fr"
+    assert card.text == "Ambush.\nTexte inventé." and card.text_lang == "fr"  # Ambush was lost
     assert report.tallies[agotdb.KEYWORDS_NOT_UNDERSTOOD] == {"ambush": ["Invented Reaver [agotdb_100066]"]}
     assert card_eras(card) == {"ccg", "lcg"}
 
@@ -244,6 +245,12 @@ def test_real_french_counts_per_set(fr_import):
     assert report.skipped_other_era == 3014 - 1445 and len(pool) == 1445 - 6
 
 
+def _only_unmodelled_keywords(text: str) -> bool:
+    """A text that is only the line of keywords the importer keeps (no French or English text)."""
+    unknown = parse_keyword_block(text).unknown
+    return "\n" not in text and all(" ".join(s.split()).lower() in unknown for s in text.rstrip(".").split("."))
+
+
 @needs_fr
 @needs_en
 def test_real_english_text_only_for_reprinted_cards(fr_import):
@@ -251,9 +258,11 @@ def test_real_english_text_only_for_reprinted_cards(fr_import):
     english = [c for c in pool if c.text and not c.text_lang]
     reprinted = [c for c in pool if card_eras(c) == {"ccg", "lcg"}]
     # 153 CCG cards were reprinted in the LCG; the English file (LCG to early 2013) has 136 of
-    # them, 123 with a text (the others are vanilla cards): only those get English text.
+    # them, 123 with a text (the others are vanilla cards): only those get English text. The
+    # others without text_lang have only the line of keywords the engine does not model.
     assert len(reprinted) == 153
-    assert len(english) == 123 and all(c in reprinted for c in english)
+    others = [c for c in english if c not in reprinted]
+    assert len(english) - len(others) == 123 and all(_only_unmodelled_keywords(c.text) for c in others)
 
 
 @needs_fr
@@ -342,3 +351,101 @@ def test_real_winter_starters_say_why_they_are_not_legal(fr_import):
     assert [str(p) for p in check_deck(greyjoy, casual=True, era="ccg")] == [
         "DCK-02: the House deck has 46 cards; it needs at least 60"]
     assert [p.rule for p in check_deck(targaryen, casual=True, era="ccg")] == ["DCK-01", "DCK-02"]
+
+
+# --- keywords the engine does not model stay on the card ------------------------------------------
+
+
+@pytest.mark.parametrize("french, english", [
+    ("Loyal", "Stalwart"), ("Vigilant", "Vigilant"), ("Intimidant", "Intimidate"), ("Vindicatif", "Vengeful"),
+    ("Infâme", "Infamy"), ("Imprévisible", "Ambush"),
+    ("Pas d'attachement sauf les ~Armes~ et les ~Avantages~", "No attachments except Weapon or Boon"),
+])
+def test_an_unmodelled_keyword_is_kept_and_played_by_hand(french, english):
+    from cards.report import status
+
+    # no other text: the card counted as automated with nothing left to play (e.g. Hired Swords)
+    pool, report = agotdb_pool_from_rows([row(100007, "Invented Sellsword", Keywords=f"Tueur. {french}.",
+                                              Text=None)])
+    card = pool.get("agotdb_100007")
+    assert card.keywords == ("deadly",)
+    assert card.text == f"{english}."          # was "" (the keyword was dropped)
+    played = status(card)
+    assert not played.automated and played.paragraphs == (1,) and english.lower() in played.note
+    assert list(report.tallies[agotdb.KEYWORDS_NOT_UNDERSTOOD]) == [english.lower()]
+    # with a text: the keyword line comes first, the text after it
+    pool, _ = agotdb_pool_from_rows([row(100008, "Invented Guard", Keywords=f"{french}.")])
+    assert pool.get("agotdb_100008").text == f"{english}.\nTexte inventé."
+
+
+def test_an_unmodelled_keyword_is_found_by_the_keyword_search():
+    from cards.search import search
+
+    pool, _ = agotdb_pool_from_rows([row(100007, "Invented Sellsword", Keywords="Loyal. Tueur."),
+                                     row(100008, "Invented Guard", Keywords="Tueur.")])
+    assert [c.name for c in search(pool, "k:stalwart")] == ["Invented Sellsword"]
+    assert [c.name for c in search(pool, "k:deadly")] == ["Invented Sellsword", "Invented Guard"]
+
+
+@needs_fr
+def test_real_unmodelled_keywords_are_all_kept_and_none_counts_as_automated(fr_import):
+    from cards.report import status
+
+    pool, report = fr_import
+    kept = {ref: word for word, refs in report.tallies[agotdb.KEYWORDS_NOT_UNDERSTOOD].items() for ref in refs}
+    assert len(kept) == 34
+    alone = 0
+    for ref, word in kept.items():
+        card = pool.get(ref.rsplit("[", 1)[1].rstrip("]"))
+        assert word in parse_keyword_block(card.text).unknown, ref   # in the text, as the report says
+        assert not status(card).automated, ref
+        alone += "\n" not in card.text
+    assert alone == 7  # Hired Swords and the six others with no other text
+
+
+# --- files written by tests/cards/mdb_writer.py: the real reader, good and damaged ------------------
+
+INVENTED_ROWS = [
+    {"UniversalId": 100001, "OriginalName": "Invented Reaver", "Name": "Pillard inventé", "Type": "Personnage",
+     "House": "Greyjoy", "Set": "Hiver(R1)", "Keywords": "Tueur. Loyal.", "Text": "Texte inventé."},
+    {"UniversalId": 100002, "OriginalName": "Invented Wall", "Name": "Mur inventé", "Type": "Lieu",
+     "House": None, "Set": "Hiver(R2)", "Keywords": None, "Text": None},
+]
+
+
+def test_a_written_database_reads_through_access_parser(tmp_path):
+    from mdb_writer import agotdb_mdb
+
+    path = tmp_path / "AGoT - FR.mdb"
+    path.write_bytes(agotdb_mdb(INVENTED_ROWS))
+    table, rows = agotdb.read_mdb_rows(path)
+    assert table == "AGoT-db" and rows == INVENTED_ROWS
+    pool, _ = agotdb.import_agotdb(path)
+    reaver = pool.get("agotdb_100001")
+    assert reaver.keywords == ("deadly",) and reaver.text == "Stalwart.\nTexte inventé."
+
+
+DAMAGES = {"tdef-self": "a table definition continues on page 4, which it has already read (a loop)",
+           "tdef-cycle": "a table definition continues on page 4, which it has already read (a loop)",
+           "catalog-self": "a table definition continues on page 2, which it has already read (a loop)",
+           "memo-self": "a memo's chain of records comes back to page 6, record 0 (a loop)",
+           "memo-cycle": "a memo's chain of records comes back to page 6, record 0 (a loop)"}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_database_with_a_loop_is_refused_in_one_line(tmp_path, damage):
+    """These files made the reader loop forever (the import hung): now one line, exit 1."""
+    import os
+    import subprocess
+    import sys
+
+    from mdb_writer import agotdb_mdb
+
+    path = tmp_path / f"{damage}.mdb"
+    path.write_bytes(agotdb_mdb(INVENTED_ROWS, damage=damage))
+    result = subprocess.run([sys.executable, "-m", "cards.pool", "import", str(path)],
+                            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONIOENCODING="utf-8"), timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {path}: cannot read this Access database: {DAMAGES[damage]} ({agotdb.DAMAGED_HINT})"]

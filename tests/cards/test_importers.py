@@ -317,3 +317,36 @@ def test_octgn_liberal_values():
     assert "Power icon value not understood: 'maybe'" in "\n".join(report.lines())
     plot = pool.get("p1")
     assert (plot.income, plot.initiative, plot.claim) == (3, 1, 2)
+
+
+def test_octgn_keywords_property_the_text_lacks_is_kept():
+    from cards.report import status
+
+    xml = """<?xml version="1.0" encoding="utf-8"?>
+<set name="Loose"><cards>
+  <card name="Made-Up Scout" id="s1">
+    <property name="Type" value="Character"/>
+    <property name="Strength" value="1"/>
+    <property name="Keywords" value="Deadly. Ambush. Vigilant."/>
+    <property name="Text" value="Invented: nothing."/>
+  </card>
+  <card name="Made-Up Sentry" id="s2">
+    <property name="Type" value="Character"/>
+    <property name="Strength" value="1"/>
+    <property name="Keywords" value="Ambush."/>
+    <property name="Text" value="Ambush.&#xA;Invented: nothing."/>
+  </card>
+  <card name="Made-Up Guard" id="s3">
+    <property name="Type" value="Character"/>
+    <property name="Strength" value="1"/>
+    <property name="Keywords" value="Vigilant."/>
+  </card>
+</cards></set>"""
+    pool, report = octgn_pool_from_text(xml)
+    assert pool.get("s1").keywords == ("deadly",)
+    assert pool.get("s1").text == "Ambush. Vigilant.\nInvented: nothing."  # the text had lost them
+    assert pool.get("s2").text == "Ambush.\nInvented: nothing."            # already in the text: not twice
+    assert pool.get("s3").text == "Vigilant." and not status(pool.get("s3")).automated
+    assert report.tallies[KEYWORDS_NOT_UNDERSTOOD] == {
+        "ambush": ["Made-Up Scout (line 3)", "Made-Up Sentry (line 9)"],
+        "vigilant": ["Made-Up Scout (line 3)", "Made-Up Guard (line 15)"]}

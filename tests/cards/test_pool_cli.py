@@ -283,3 +283,172 @@ def test_output_cut_short_by_a_closed_pipe_is_not_a_traceback():
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+# --- show agrees with the report ---------------------------------------------------------------------
+
+
+def _line(lines: list[str], field: str) -> str:
+    return next(line for line in lines if line.strip().startswith(field + ":")).split(":", 1)[1].strip()
+
+
+def test_show_agrees_with_the_report_on_cards_without_abilities():
+    from cards.pool import describe
+    from cards.report import status
+
+    keyword_only = CardDef(key="t1", name="Invented Brute", type="character", strength=2,
+                           keywords=("deadly",), text="Deadly. House Stark only.")
+    worded = CardDef(key="t2", name="Invented Talker", type="character", strength=1,
+                     text="Invented: draw a card whenever it rains.")
+    assert status(keyword_only).automated and not status(worded).automated
+    lines = describe(keyword_only)
+    assert _line(lines, "abilities") == "none needed"  # was "none yet (text only)"
+    assert _line(lines, "played").startswith("automated")
+    lines = describe(worded)
+    assert _line(lines, "abilities") == "none yet (text only)"
+    assert _line(lines, "played").startswith("by hand")
+
+
+def test_show_and_the_report_agree_on_every_practice_card():
+    from cards.pool import describe
+    from cards.report import status
+
+    for card in practice_pool():
+        lines = describe(card)
+        assert _line(lines, "played").startswith("automated") == status(card).automated, card.key
+        assert (_line(lines, "abilities") == "none yet (text only)") == (
+            not card.abilities and not status(card).automated), card.key
+
+
+# --- sources: each import replaces only its own ------------------------------------------------------
+
+
+def _yaml(path: Path, *names: str) -> Path:
+    path.write_text("format: 1\ncards:\n" + "".join(f"  - {{name: {n}, type: location}}\n" for n in names))
+    return path
+
+
+def test_an_import_keeps_the_cards_of_other_sources():
+    import_pool(FIXTURES / "lcg_small.json")
+    import_pool(FIXTURES / "octgn_small.xml")  # replaced the LCG cards before
+    pool = imported_pool()
+    lcg, octgn = load_pool(FIXTURES / "lcg_small.json"), load_pool(FIXTURES / "octgn_small.xml")
+    assert [c.key for c in pool] == [c.key for c in lcg] + [c.key for c in octgn]
+    assert [(s.source, len(s.cards)) for s in poolmod.cached_sources()] == [("lcg_small.json", 6),
+                                                                           ("octgn_small.xml", 5)]
+
+
+def test_importing_a_source_again_replaces_only_its_cards(tmp_path):
+    walls = _yaml(tmp_path / "walls.yaml", "Invented Wall", "Invented Gate")
+    import_pool(walls)
+    import_pool(FIXTURES / "lcg_small.json")
+    _yaml(walls, "Invented Tower")  # the same source, changed: its old cards go, the others stay
+    import_pool(walls)
+    names = [c.name for c in imported_pool()]
+    assert "Invented Tower" in names and "Invented Wall" not in names and "Invented Gate" not in names
+    assert [s.source for s in poolmod.cached_sources()] == ["walls.yaml", "lcg_small.json"]  # kept its place
+    assert len(imported_pool()) == 1 + 6
+
+
+def test_a_key_two_sources_share_is_kept_from_the_first_and_noted(tmp_path):
+    import_pool(_yaml(tmp_path / "a.yaml", "Invented Wall"))
+    _, report = import_pool(_yaml(tmp_path / "b.yaml", "Invented Wall", "Invented Moat"))
+    assert [c.source.split("/")[-1] for c in imported_pool()] == ["a.yaml:3", "b.yaml:4"]
+    assert any("already imported" in line and "a.yaml" in line for line in report.lines())
+
+
+def test_remove_a_source(tmp_path):
+    import_pool(_yaml(tmp_path / "a.yaml", "Invented Wall"))
+    import_pool(FIXTURES / "lcg_small.json")
+    assert poolmod.remove_source("A.YAML").source == "a.yaml"  # any case
+    assert [c.key for c in imported_pool()] == [c.key for c in load_pool(FIXTURES / "lcg_small.json")]
+    with pytest.raises(DataError) as info:
+        poolmod.remove_source("a.yaml")
+    assert "no imported source named 'a.yaml'" in str(info.value) and "lcg_small.json" in str(info.value)
+    poolmod.remove_source("lcg_small.json")
+    assert imported_pool() is None and not (user_data_dir() / "pool.json").exists()
+
+
+def test_a_version_1_cache_is_read_as_one_source_and_kept_by_the_next_import(tmp_path):
+    user_data_dir().mkdir(parents=True, exist_ok=True)
+    (user_data_dir() / "pool.json").write_text(json.dumps({
+        "format": "maester-card-pool", "version": 1, "report": {"source": "/x/old.json", "imported": 1},
+        "cards": [{"name": "Invented Keep", "type": "location", "source": "/x/old.json#1"}]}))
+    assert [s.source for s in poolmod.cached_sources()] == ["old.json"]
+    import_pool(FIXTURES / "octgn_small.xml")
+    assert imported_pool().get("Invented Keep") is not None and len(imported_pool()) == 1 + 5
+
+
+def test_an_import_sets_a_damaged_cache_aside_and_says_so():
+    user_data_dir().mkdir(parents=True, exist_ok=True)
+    (user_data_dir() / "pool.json").write_text("{ broken")
+    _, report = import_pool(FIXTURES / "lcg_small.json")
+    assert any("set aside as pool-damaged.json" in line for line in report.lines())
+    assert (user_data_dir() / "pool-damaged.json").read_text() == "{ broken"
+    assert len(imported_pool()) == 6
+
+
+def test_cli_list_and_remove(tmp_path):
+    assert run_cli("list").stdout.startswith("No card data imported yet")
+    assert run_cli("import", FIXTURES / "lcg_small.json").returncode == 0
+    result = run_cli("import", FIXTURES / "octgn_small.xml")
+    assert "kept lcg_small.json (6)" in result.stdout.splitlines()[-1]
+    result = run_cli("list")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["lcg_small.json", "6", "cards"] and "imported 2" in lines[0]
+    assert lines[1].split()[:3] == ["octgn_small.xml", "5", "cards"]
+    assert lines[2].startswith("2 sources, 11 cards")
+    result = run_cli("remove", "lcg_small.json")
+    assert result.returncode == 0 and result.stdout.strip() == "Removed 'lcg_small.json' (6 cards)"
+    assert run_cli("list").stdout.splitlines()[0].startswith("octgn_small.xml")
+    result = run_cli("remove", "nothing.json")
+    assert result.returncode == 1 and "no imported source named 'nothing.json'" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+FR_MDB = ROOT.parent / "shared" / "data" / "agotdb" / "AGoT - FR.mdb"
+
+
+@pytest.mark.skipif(not FR_MDB.is_file(), reason=f"{FR_MDB} is absent (../shared not checked out)")
+def test_readme_order_lcg_json_then_ccg_mdb_keeps_both(lcg_json):
+    import_pool(lcg_json)
+    import_pool(FR_MDB)
+    pool = imported_pool()
+    assert sum(c.key.startswith("agotdb_") for c in pool) == 1439
+    assert len(pool) - 1439 == 1988
+
+
+def test_readme_order_with_small_files_keeps_both(tmp_path):
+    """The README's order: the LCG JSON, then AGoTDB's French .mdb (a small one written here)."""
+    from mdb_writer import agotdb_mdb
+
+    mdb = tmp_path / "AGoT - FR.mdb"
+    mdb.write_bytes(agotdb_mdb([{"UniversalId": 100001, "OriginalName": "Invented Reaver", "Type": "Personnage",
+                                 "House": "Greyjoy", "Set": "Hiver(R1)", "Text": "Texte inventé."}]))
+    assert run_cli("import", FIXTURES / "lcg_small.json").returncode == 0
+    result = run_cli("import", mdb)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].endswith("as 'AGoT - FR.mdb'; kept lcg_small.json (6)")
+    poolmod.clear_caches()
+    assert len(imported_pool()) == 6 + 1 and imported_pool().get("agotdb_100001").name == "Invented Reaver"
+
+
+@pytest.mark.parametrize("home, kind", [("/dev/null", "a device"), ("/dev/null/maester", "a path through a file")])
+def test_a_data_folder_that_is_not_a_folder_is_one_clear_line(monkeypatch, home, kind):
+    monkeypatch.setenv("MAESTER_HOME", home)
+    result = run_cli("import", FIXTURES / "lcg_small.json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"error: {home}: Maester's data folder (from MAESTER_HOME) is not a folder: it is {kind} "
+        "(set MAESTER_HOME to a folder Maester may write in)"]  # was "...lock file: File exists"
+
+
+def test_ensure_data_dir_makes_the_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "a" / "b"))
+    assert poolmod.ensure_data_dir() == tmp_path / "a" / "b" and (tmp_path / "a" / "b").is_dir()
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "file"))
+    with pytest.raises(DataError) as info:
+        poolmod.ensure_data_dir()
+    assert "is not a folder: it is a file" in str(info.value)

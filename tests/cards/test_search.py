@@ -9,7 +9,7 @@ import pytest
 from cards import pool as poolmod
 from cards.model import CardDef, CardPool
 from cards.pool import practice_pool
-from cards.search import QueryError, compile_query, printable, search
+from cards.search import MAX_DEPTH, QueryError, compile_query, printable, search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,4 +160,25 @@ def test_cli_bad_query_is_one_message():
     out = run_cli("search", "cost>=lots")
     assert out.returncode == 1
     assert out.stderr.startswith("error: cannot read the query 'cost>=lots'")
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("query", ["(" * 2000 + "dalt" + ")" * 2000, "- " * 3000 + "dalt",
+                                   "-(" * 1000 + "dalt" + ")" * 1000])
+def test_deeply_nested_queries_are_refused_with_a_message(query):
+    with pytest.raises(QueryError) as err:
+        compile_query(query)
+    assert f"more than {MAX_DEPTH} deep" in err.value.message
+    assert err.value.position == MAX_DEPTH if query.startswith("((") else err.value.position > 0
+
+
+def test_nesting_up_to_the_limit_still_works():
+    assert keys("(" * MAX_DEPTH + "grey" + ")" * MAX_DEPTH) == ["k4"]
+    assert keys("- " * MAX_DEPTH + "grey") == ["k4"]  # an even number of '-' cancels out
+
+
+def test_cli_deep_query_is_one_message():
+    out = run_cli("search", "- " * 3000 + "dalt")
+    assert out.returncode == 1
+    assert f"more than {MAX_DEPTH} deep" in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1

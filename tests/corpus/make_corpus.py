@@ -215,6 +215,18 @@ def make_corpus(root: Path) -> list[Case]:
     add("json/mdb-dev-zero", "card json", "pool", ["import", _symlink(d / "json" / "zero.mdb", "/dev/zero")])
     add("json/mdb-huge-sparse", "card json", "pool", ["import", _sparse(d / "json" / "huge.mdb", 600 * 1024 * 1024)])
     add("json/mdb-garbage", "card json", "pool", ["import", _write(d / "json" / "garbage.mdb", b"\x00garbage" * 100)])
+    # .mdb loops: a table definition or a memo chain that names a page already read (the reader hung)
+    import sys
+
+    sys.path.insert(0, str(FIXTURES.parent))
+    from mdb_writer import agotdb_mdb
+
+    mdb_rows = [{"UniversalId": 100001, "OriginalName": "Corpus Reaver", "Type": "Personnage", "Set": "Hiver(R1)",
+                 "Text": "Texte."}]
+    for damage in ("tdef-self", "tdef-cycle", "catalog-self", "memo-self", "memo-cycle"):
+        add(f"json/mdb-{damage}", "card json", "pool",
+            ["import", _write(d / "json" / f"{damage}.mdb", agotdb_mdb(mdb_rows, damage=damage))])
+    add("json/mdb-ok", "card json", "pool", ["import", _write(d / "json" / "ok.mdb", agotdb_mdb(mdb_rows))], "ok")
     add("json/missing", "card json", "pool", ["import", d / "json" / "nope.json"])
     add("json/unknown-kind", "card json", "pool", ["import", _write(d / "json" / "cards.csv", "a,b\n")])
 
@@ -425,6 +437,9 @@ def make_corpus(root: Path) -> list[Case]:
     save("table-names-number", {**good, "table": {"version": 1, "names": 5}}, call_expect="ok")
     save("table-scenario-number", {**good, "table": {"version": 1, "scenario": 5}}, call_expect="ok")
     save("table-not-object", {**good, "table": [1]}, call_expect="ok")
+    save("table-names-not-seats", {**good, "table": {"version": 1, "names": ["carol", "dave"]}}, call_expect="ok")
+    save("table-computer-not-a-seat", {**good, "table": {"version": 1, "names": ["alice", "bob"],
+                                                         "computer": ["carol"]}}, call_expect="ok")
     save("options-list", {**good, "options": [1]})
     save("format-wrong", {**good, "format": "x"})
     save("version-text", {**good, "version": "1"})
@@ -442,6 +457,27 @@ def make_corpus(root: Path) -> list[Case]:
                                                 "--screenshot", root / "shot.png"])
     add("save/folder", "save", "maester", ["--offscreen", "--no-autosave", "--open", d / "saves",
                                            "--screenshot", root / "shot.png"], mention="saves")
+
+    # ------------------------------------------------------------------ player names with control or invisible
+    # characters: refused where they are entered (engine.decisions.name_problem), never a stuck game
+    def renamed(data: dict, old: str, new: str) -> dict:
+        setup = data["setup"]
+        decks = {new if n == old else n: dk for n, dk in setup["decks"].items()}
+        return {**data, "setup": {**setup, "decks": decks, "seats": list(decks)},
+                "history": [[new if p == old else p, a] for p, a in data["history"]]}
+
+    for tag, bad in (("rlm", "Al\u200fice"), ("rtl-override", "\u202eBob"), ("escape", ESC + "Bob"),
+                     ("bell", "Bob\x07"), ("zero-width", "Ca\u200brol")):
+        char = next(ch for ch in bad if not ch.isprintable())
+        add(f"option/names-{tag}", "options", "maester", ["--offscreen", "--no-autosave", "--names", bad, "Carol",
+                                                          "--autoplay", "30"], mention="--names", forbid=[char])
+        save(f"seat-name-{tag}", renamed(good, "alice", bad), forbid=[char])
+        scen(f"player-name-{tag}", SCENARIO_OK.replace("    bob:", f"    {json.dumps(bad)}:"), via="run",
+             forbid=[char])
+    add("option/names-twice", "options", "maester", ["--offscreen", "--no-autosave", "--names", "Bob", "Bob",
+                                                     "--autoplay", "30"], mention="--names")
+    add("option/names-unicode-ok", "options", "maester", ["--offscreen", "--no-autosave", "--names", "Zo\u00eb",
+                                                          "\u674e\u767d", "--autoplay", "30"], expect="ok")
 
     # ------------------------------------------------------------------ the pool cache (beside a practice deck)
     def cache(name, content, expect="ok", **kw):
@@ -461,6 +497,21 @@ def make_corpus(root: Path) -> list[Case]:
     cache("card-escape", json.dumps({"format": "maester-card-pool", "version": 1, "report": {}, "cards": [
         {"name": f"{ESC}X", "type": "event", "source": "x"}]}).encode(), forbid=["\x1b"])
     cache("report-bad", json.dumps({"format": "maester-card-pool", "version": 1, "report": [1], "cards": []}).encode())
+    # version 2: one entry per source
+    cache("v2-imports-not-list", b'{"format": "maester-card-pool", "version": 2, "imports": 7}')
+    cache("v2-import-not-object", b'{"format": "maester-card-pool", "version": 2, "imports": [7]}')
+    cache("v2-source-twice", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": "a.json", "path": "a.json", "date": "", "cards": []}] * 2}).encode())
+    cache("v2-source-not-text", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": ["a"], "cards": []}]}).encode())
+    cache("v2-bad-date", json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+        {"source": "a.json", "date": "not a date", "cards": []}]}).encode())
+    cases.append(Case("cache/list-bad-date", "pool cache", "pool", ["list"], "ok", home_files={
+        "pool.json": json.dumps({"format": "maester-card-pool", "version": 2, "imports": [
+            {"source": f"{ESC}a.json", "path": "a.json", "date": "not a date", "cards": []}]}).encode()},
+        forbid=["\x1b"]))
+    cases.append(Case("cache/list-damaged", "pool cache", "pool", ["list"], "error", "pool.json",
+                      home_files={"pool.json": b"{ broken"}))
     cache("huge-sparse", ("sparse", 200 * 1024 * 1024))
     cache("fifo", "fifo")
     cache("folder", "folder")
@@ -507,6 +558,11 @@ def make_corpus(root: Path) -> list[Case]:
     opt("pool-era-bad", "pool", ["import", FIXTURES / "lcg_small.json", "--era", "bronze"], "argument --era")
     opt("scenario-no-args", "scenario", [], "usage")
     opt("report-pool-missing", "report", ["--pool", d / "nope.yaml"], "nope.yaml")
+    # deep queries: the search language refuses more than cards.search.MAX_DEPTH levels of ( and -
+    opt("search-deep-parens", "pool", ["search", "(" * 2000 + "x" + ")" * 2000], "deep")
+    opt("search-deep-minus", "pool", ["search", "- " * 3000 + "x"], "deep")
+    opt("search-deep-mixed", "pool", ["search", "t:character " + "-(" * 1500 + "x" + ")" * 1500], "deep")
+    opt("search-deep-unclosed", "pool", ["search", "(" * 100_000], "deep")
     return cases
 
 

@@ -132,7 +132,7 @@ def test_COS_01_too_little_influence_is_refused_or_advised(tmp_path, mode):
         assert game.state.digest() == before
     else:
         game.answer("alice", answer)
-        assert game.warnings == ["influence: 2 needed, 1 knelt"]
+        assert game.warnings == ["influence: 2 needed, 1 knelt (COS-01)"]
         assert game.card(mine).kneeling
         assert any("advice: alice: influence: 2 needed, 1 knelt" in line for line in game.state.log)
 
@@ -198,3 +198,27 @@ def test_drawing_during_setup_is_warned(tmp_path):
     game = load_scenario(path, Options(mode="advise")).game
     warnings = free_move(game, "alice", {"draw": "alice", "count": 1})
     assert warnings and "(SET-09)" in warnings[0]
+
+
+@pytest.mark.parametrize("move", [
+    {"tool": "power", "card": "HOUSE", "amount": 15},   # a manual effect tool as a free move (issue 22)
+    {"power": "HOUSE", "delta": 15},
+])
+def test_a_free_move_that_wins_is_recorded_and_replays_to_the_win(game, move):
+    """WIN-01: the 15th power given by hand ends the game the way an answer does: the move is in the
+    history, the game has no open decision, and replaying the history gives the same winner."""
+    from engine.decisions import GameOver
+    from engine.replay import replay
+
+    _advance_to_marshal(game)
+    house = game.player("alice").house_card
+    move = {k: house if v == "HOUSE" else v for k, v in move.items()}
+    free_move(game, "alice", move)
+    assert game.history[-1] == ("alice", {"free": move})
+    assert game.pending is None and isinstance(game.advance(), GameOver)
+    assert game.advance().winner == "alice"
+    again = replay(game)
+    assert again.state.winner == "alice" and isinstance(again.advance(), GameOver)
+    assert again.state.digest() == game.state.digest()
+    with pytest.raises(Refused):
+        free_move(game, "alice", {"gold": "alice", "delta": 1})

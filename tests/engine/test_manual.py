@@ -350,6 +350,56 @@ def test_only_pass_is_true_without_by_hand_uses(table):
     assert d.only_pass
 
 
+UNTIMED = textwrap.dedent("""
+    format: 1
+    title: "a card whose timing cannot be read (our own words)"
+    cards:
+      - {name: Banner Bearer, type: character, cost: 2, strength: 1, icons: [power],
+         text: "While the banner stands, your characters are proud. (our own words)"}
+      - {name: Moon Watcher, type: character, cost: 2, strength: 1, icons: [power],
+         text: "Response: Whenever the moon is full, gain 1 power. (our own words)"}
+      - {name: Filler, type: character, cost: 1, strength: 1, icons: [power]}
+      - {name: Quiet Plot, type: plot, income: 0, initiative: 0, claim: 1}
+    start:
+      phase: challenges
+      first_player: alice
+      players:
+        alice:
+          house: lannister
+          revealed_plot: Quiet Plot
+          in_play: [{card: Filler, id: af}]
+        bob:
+          house: stark
+          revealed_plot: Quiet Plot
+          in_play: [{card: Banner Bearer, id: banner}, {card: Moon Watcher, id: moon}]
+    steps: []
+""")
+
+
+def test_uses_whose_timing_was_not_read_are_legal_but_apart(tmp_path):
+    """A paragraph whose timing could not be read (a constant, a response whose event is not read) is offered
+    in every window of its controller, apart (``by_hand_untimed``): the decision is not "only pass" for the
+    engine, but is for the table's prompting (``only_pass_or_untimed``); the use is still accepted."""
+    path = tmp_path / "untimed.yaml"
+    path.write_text(UNTIMED, encoding="utf-8")
+    sc = load_scenario(path)
+    g, L = sc.game, sc.labels
+    d = drive(g, "action", "bob")
+    assert d.options == [] and d.context["by_hand"] == []
+    assert d.context["by_hand_untimed"] == [{"by_hand": L["banner"], "paragraph": 1}]
+    assert not d.only_pass and d.only_pass_or_untimed
+    copy = replay(g)
+    copy.answer("bob", {"by_hand": L["banner"], "paragraph": 1})  # still a legal use
+    assert len(copy.history) == len(g.history) + 1  # accepted: step 2 (save/cancel) follows
+    g.answer("bob", {"pass": True})
+    d = drive(g, "action", "alice")
+    assert d.only_pass and d.only_pass_or_untimed
+    d = drive(g, "response", "bob")
+    assert d.context["by_hand"] == [] and d.context["by_hand_untimed"] == [
+        {"by_hand": L["moon"], "paragraph": 1, "gate": None}]
+    assert not d.only_pass and d.only_pass_or_untimed
+
+
 # ---------------------------------------------------------------------------
 # Saves and replays
 # ---------------------------------------------------------------------------

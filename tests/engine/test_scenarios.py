@@ -239,6 +239,20 @@ BROKEN = {
     "unknown-player-against": (variant("{marshal: boy1}", "{challenge: military, against: carol, attackers: [boy1]}"),
                                1, ["against", "carol"]),
     "missing-title": (variant("title: A small marshalling position\n", ""), 0, ["title"]),
+    # a choice named as text (issue 22): checked as the file loads
+    "named-choice-bad-challenge-type": (variant("{marshal: boy1}", "{choose: [{challenge_type: naval}]}"), 1,
+                                        ["choose.challenge_type", "naval"]),
+    "named-choice-unknown-title": (variant("{marshal: boy1}", "{choose: [{title: Zzyzx Phantom Card}]}"), 1,
+                                   ["choose.title", "Zzyzx Phantom Card"]),
+    "named-choice-not-a-keyword": (variant("{marshal: boy1}", "{choose: [{keyword: sneaky}]}"), 1,
+                                   ["choose.keyword", "sneaky"]),
+    "named-choice-unknown-kind": (variant("{marshal: boy1}", "{choose: [{colour: red}]}"), 1,
+                                  ["choose", "title, challenge_type, keyword, label"]),
+    # a malformed ability on a card of the list: reported as the file loads, with its line, not when the
+    # card is first played (issue 22: "step None: internal error while playing")
+    "malformed-ability-in-cards": (variant("icons: [military]}", "icons: [military],\n"
+                                           "     abilities: [{kind: action, phase: any, effect: [{kil: self}]}]}"),
+                                   0, ["cards[1] (Stable Boy)", "line 5", "unknown effect", "kil"]),
 }
 
 

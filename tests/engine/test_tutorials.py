@@ -191,3 +191,49 @@ def test_a_tutorial_key_error_names_the_step(tmp_path):
     with pytest.raises(ScenarioError) as err:
         load_scenario(bad)
     assert err.value.step == 1 and "hint" in err.value.reason
+
+
+TUTORIAL_BASE = ("format: 1\ntitle: t\ncards:\n  - {name: Steady Plot, type: plot, income: 4, initiative: 1, claim: 1}\n"
+                 "start:\n  phase: marshalling\n  first_player: a\n  players:\n"
+                 "    a: {house: stark, revealed_plot: Steady Plot}\n    b: {house: stark, revealed_plot: Steady Plot}\n"
+                 "steps:\n  - say: \"Watch the round.\"\n")
+
+
+@pytest.mark.parametrize("keys, words", [
+    ("rule: XYZ-99", ["XYZ-99", "engine/explain.py"]),
+    ("rule: mor-05", ["mor-05", "engine/explain.py"]),
+    ("at: end", ["at: end", "until: end"]),
+    ("at: {window_step: 9}", ["window_step", "1 to 6"]),
+    ("at: {round: 0}", ["round", "1"]),
+    ("at: {phase: dominance, active: a}", ["active", "marshalling or challenges"]),
+    ("at: {phase: plot, decision: challenge}", ["challenge", "challenges phase"]),
+    ("at: {phase: plot, decision: defend}", ["defend", "challenges phase"]),
+])
+def test_a_tutorial_at_that_never_holds_or_an_unknown_rule_is_refused_when_loaded(tmp_path, keys, words):
+    """Issue 22: a narration that could never be shown, or that names a rule the tutorial has no words
+    for, is refused as the lesson is loaded: one message with the file, the step and what to do."""
+    from engine.scenario import ScenarioError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TUTORIAL_BASE + f"    {keys}\n  - until: {{round: 2}}\n")
+    with pytest.raises(ScenarioError) as err:
+        TutorialSession(bad)
+    assert err.value.step == 1
+    for w in words:
+        assert w in err.value.reason, err.value.reason
+    result = run_path(str(bad))  # the command line names the file and the step
+    assert not result.passed and result.step == 1
+
+
+def test_a_tutorial_at_that_can_hold_and_a_known_rule_load(tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text(TUTORIAL_BASE + "    rule: MAR-02\n    at: {phase: challenges, active: a}\n  - until: {round: 2}\n")
+    session = TutorialSession(good)
+    session.play_to_end()
+    assert any(f.kind == "say" and f.rule == "MAR-02" for f in session.frames)
+
+
+def test_every_shipped_tutorial_loads():
+    assert len(LESSONS) >= 46
+    for les in LESSONS:
+        load_scenario(les.path)

@@ -118,3 +118,36 @@ def test_a_switched_plot_deck_is_seen_by_the_player_who_uses_it():
     # a second switch composes: Carol (holding Alice's) and Bob switch, so Bob now uses Alice's
     g.state.plot_swaps.append([carol, bob])
     assert [g.plot_holder(n) for n in (alice, bob, carol)] == [carol, alice, bob]
+
+
+def test_a_player_searching_his_own_deck_sees_it_and_nobody_else_does(lcg_json):
+    """Summoning Season (search_pick): while Alice chooses the card her search finds, she sees her whole deck
+    (``may_see`` and ``may_browse``); Bob sees none of it, and none of his own deck until his own search."""
+    from pathlib import Path
+
+    from engine.scenario import load_scenario
+
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "lcg" / \
+        "core-summoning-and-building-season-both-players-pick.yaml"
+    sc = load_scenario(path, Options(prompt_all=False))
+    g, L = sc.game, sc.labels
+    g.answer("alice", {"plot": L["summon"]})
+    g.answer("bob", {"plot": L["q1"]})
+    g.answer("alice", {"first_player": "alice"})
+    d = g.advance()
+    assert d.kind == "choose" and d.player == "alice"
+    alice_deck, bob_deck = list(g.player("alice").deck), list(g.player("bob").deck)
+    assert not any(may_see(g, "alice", c) for c in alice_deck)  # choosing the opponent is no search
+    g.answer("alice", {"choose": ["bob"]})
+    d = g.advance()
+    assert d.kind == "choose" and d.player == "alice" and L["arodrik"] in d.choices
+    assert all(may_see(g, "alice", c) for c in alice_deck)
+    assert may_browse(g, "alice", "alice", "deck") and not may_browse(g, "bob", "alice", "deck")
+    assert not any(may_see(g, "bob", c) for c in alice_deck + bob_deck)
+    assert not any(may_see(g, "alice", c) or may_see(g, None, c) for c in bob_deck)
+    assert visible_state(g, "bob").cards[L["arodrik"]].key == HIDDEN_KEY
+    g.answer("alice", {"choose": [L["arodrik"]]})
+    d = g.advance()
+    assert d.kind == "choose" and d.player == "bob"
+    assert all(may_see(g, "bob", c) for c in g.player("bob").deck)
+    assert not any(may_see(g, "alice", c) for c in g.player("alice").deck + g.player("bob").deck)
