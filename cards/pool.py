@@ -20,8 +20,7 @@ Command line (exit 0 ok, 1 bad input, 2 usage)::
     python -m cards.pool list          # the imported sources: cards, date, file
     python -m cards.pool remove SOURCE # forget one source's cards
     python -m cards.pool import "AGoT - FR.mdb" [--era ccg|lcg | --all] [--english "AGoT - EN.mdb"]
-    python -m cards.pool show NAME     # one card as the engine sees it
-    python -m engine.abilities.render show NAME   # the same, with Maester's English wording
+    python -m cards.pool show NAME     # one card as the engine sees it, with Maester's English wording
     python -m cards.pool search QUERY  # the cards a query matches (cards/search.py, docs/decks.md)
 
 The cache is written atomically (a temporary ``.pool-PID-XXXX.json`` in the same
@@ -611,9 +610,7 @@ def describe(card: CardDef, english: str = "") -> list[str]:
         lines.append("  Maester's wording (generated from the ability data, not the printed text):")
         for paragraph in english.splitlines():
             lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])
-    elif card.abilities:
-        lines.append(f"  english:     python -m engine.abilities.render show {card.key!r} prints Maester's wording")
-    elif card.text and language != "English":
+    elif card.text and language != "English" and not card.abilities:
         lines.append(f"  english:     none: the text is in {language} and played by hand")
     lines.append(f"  text:        printed, in {language}" if card.text else "  text:")
     for paragraph in (card.text or "-").splitlines() or ["-"]:
@@ -691,7 +688,7 @@ def _cmd_show(args) -> int:
             keys = ", ".join(c.key for c in printings)
             print(f"{len(printings)} printings of {card.name!r} ({keys}); showing {card.key} "
                   f"(give a key to see another)")
-    print("\n".join(describe(card, args.english(card) if args.english else "")))
+    print("\n".join(describe(card, args.wording(card) if args.wording else "")))
     return 0
 
 
@@ -713,10 +710,10 @@ def _cmd_search(args) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None, english=None) -> int:
-    """The command line. ``english(card) -> str``: Maester's wording of a card, given by the layer above
-    (``python -m engine.abilities.render show NAME`` passes ``engine.abilities.render.card_text``); cards/
-    imports nothing from engine/."""
+def main(argv: list[str] | None = None, wording=None) -> int:
+    """The command line. ``wording(card) -> str``: Maester's English wording of a card, given by the layer above
+    (``engine.abilities.render.card_text``, passed by this module's ``__main__`` block: importing cards.pool
+    loads no engine module)."""
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -742,7 +739,7 @@ def main(argv: list[str] | None = None, english=None) -> int:
     p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
     p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
-    args.english = english
+    args.wording = wording
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
         print("python -m cards.pool: error: give a command (import, list, remove, show or search)",
@@ -756,4 +753,7 @@ def main(argv: list[str] | None = None, english=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main))
+    # Maester's wording comes from the layer above the card layer (engine/abilities/render.py)
+    from engine.abilities.render import card_text
+
+    sys.exit(run_command(lambda: main(wording=card_text)))

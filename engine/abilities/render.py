@@ -26,7 +26,7 @@ A phrase is a callable; what it receives depends on its word's category:
 ``r`` is a ``Render``: it knows the card and the ability (what "it" and "that card" refer to) and
 offers the helpers (``r.cards(SEL)`` for card and player selectors, ``r.filter(FILTER)``, ``r.subject(P, VERB)``...).
 
-    python -m engine.abilities.render show NAME        # one card of the pool, with Maester's wording
+    python -m cards.pool show NAME                              # one card, with Maester's wording
     python -m engine.abilities.render --compare [--pool FILE]   # how close it comes to official text
 """
 from __future__ import annotations
@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from cards.errors import DataError
+from cards.report import needs_no_abilities, unmodelled_keywords
 from engine.abilities import parse as _parse  # noqa: F401 - loads every word
 from engine.abilities.model import _effect_name
 from engine.abilities.parse import parse_abilities
@@ -688,8 +689,6 @@ def card_text(card: Any) -> str:
     """The generated English text of a card: its keywords, its deck restriction and one paragraph per
     ability, from its data only. "" when its abilities do not parse (or it has none and its text needs
     some: its text is then played by hand)."""
-    from cards.report import needs_no_abilities, unmodelled_keywords
-
     abilities = tuple(getattr(card, "abilities", ()) or ())
     if abilities:
         try:
@@ -801,26 +800,20 @@ def main(argv: list[str] | None = None) -> int:
     tolerant_console()
     ap = argparse.ArgumentParser(prog="python -m engine.abilities.render",
                                  description="Maester's English wording of cards, from their ability data.")
-    ap.add_argument("--compare", action="store_true",
+    ap.add_argument("--compare", action="store_true", required=True,
                     help="per set, how many numbers, traits, keywords and card types of the official English "
                          "text the generated text mentions too")
     ap.add_argument("--pool", metavar="FILE", help="read this card data instead of the default pool")
-    ap.add_argument("command", nargs="*", help="show NAME: one card, as `python -m cards.pool show` prints it")
     args = ap.parse_args(argv)
     from cards import pool as pools
 
     try:
-        if args.compare:
-            pool = pools.load_pool(args.pool) if args.pool else pools.default_pool()
-            print("\n".join(compare_lines(pool)))
-            return 0
-        if args.command[:1] == ["show"] and len(args.command) > 1:
-            return pools.main(["show", " ".join(args.command[1:])], english=card_text)
+        pool = pools.load_pool(args.pool) if args.pool else pools.default_pool()
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    ap.print_usage(sys.stderr)
-    return 2
+    print("\n".join(compare_lines(pool)))
+    return 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,24 +177,25 @@ def test_the_lcg_cards_render_and_compare():
     assert lines[0].split()[:2] == ["set", "cards"] and lines[-2].startswith("all")
 
 
-def test_show_prints_maesters_wording_before_the_printed_text(capsys, monkeypatch, tmp_path):
-    from engine.abilities import render
-
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path))  # no imported cards: the practice set
-    assert render.main(["show", "Silver-Tongued Envoy"]) == 0
-    out = capsys.readouterr().out
+def test_cards_pool_show_prints_maesters_wording_before_the_printed_text(tmp_path):
+    """``python -m cards.pool show``: its ``__main__`` block passes the wording from the layer above."""
+    env = {**os.environ, "MAESTER_HOME": str(tmp_path)}  # no imported cards: the practice set
+    done = subprocess.run([sys.executable, "-m", "cards.pool", "show", "Silver-Tongued Envoy"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     mine = out.index("Maester's wording (generated from the ability data, not the printed text):")
     assert out.index("It gets -1 STR until the end of the challenge.") > mine
     assert out.index("text:        printed, in English") > mine
 
 
-def test_cards_pool_show_takes_the_wording_from_above_and_says_where_it_is(capsys, monkeypatch, tmp_path):
+def test_cards_pool_takes_the_wording_from_above(capsys, monkeypatch, tmp_path):
     from cards import pool as pools
 
     monkeypatch.setenv("MAESTER_HOME", str(tmp_path))
-    assert pools.main(["show", "Silver-Tongued Envoy"]) == 0  # cards/ alone: no engine, a pointer
-    assert "python -m engine.abilities.render show 'Silver-Tongued Envoy'" in capsys.readouterr().out
-    assert pools.main(["show", "Silver-Tongued Envoy"], english=lambda card: "Our words.") == 0
+    assert pools.main(["show", "Silver-Tongued Envoy"]) == 0  # cards/ alone: no wording
+    assert "Maester's wording" not in capsys.readouterr().out
+    assert pools.main(["show", "Silver-Tongued Envoy"], wording=lambda card: "Our words.") == 0
     assert "    Our words." in capsys.readouterr().out
     french = CardDef(key="fr", name="Fr", type="character", text="Réponse : ...", text_lang="fr")
     lines = pools.describe(french)
