@@ -274,7 +274,7 @@ class Render:
 
     def target_plural(self) -> bool:
         c = self.ability.get("choose") or {}
-        return bool(c.get("up_to")) or (c.get("count") or 1) > 1
+        return (c.get("count") or 1) > 1
 
     def target_is_player(self) -> bool:
         c = self.ability.get("choose")
@@ -504,7 +504,10 @@ class Render:
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand"}.get(c, c))
         if isinstance(m.get("terminal"), dict):
-            parts.append(f"{'are' if subject_plural else 'is'} killed while it {self.predicate(m['terminal'])}")
+            said = self.predicate(m["terminal"])
+            if subject_plural:
+                said = "they " + re.sub(r"^is ", "are ", re.sub(r"^has ", "have ", said))
+            parts.append(f"are killed while {said}" if subject_plural else f"is killed while it {said}")
         if m.get("gain"):
             gained = " ".join(paragraph(a, self.card) for a in m["gain"])
             parts.append(v(f"gain \u201c{gained}\u201d"))
