@@ -33,6 +33,7 @@ from typing import Any
 
 from cards.errors import DataError
 from cards.files import atomic_write, load_json_text, read_bytes, read_utf8
+from cards.pool import ensure_data_dir
 from engine.decisions import GameOver
 from engine.game import Game, Options
 from engine.replay import SAVE_FORMAT, SAVE_VERSION, ReplayError, apply_history, save_game, start_from_spec
@@ -62,19 +63,17 @@ def autosave_path(folder: Path | None = None) -> Path:
 
 def folder_problem(folder: Path | None = None) -> str | None:
     """Why Maester cannot keep its data (the autosave) in ``folder``, as one line saying what, where and
-    what to do; None when it can (the folder is made if it is missing)."""
+    what to do; None when it can (the folder is made if it is missing, by the one maker of the data
+    folder, ``cards.pool.ensure_data_dir``)."""
     folder = folder or data_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.access(folder, os.W_OK | os.X_OK):
-            return None
-        why = "is not writable"
-    except (FileExistsError, NotADirectoryError):
-        why = "is not a folder (a file is in the way)"
-    except OSError as err:
-        why = f"cannot be made ({err.strerror or err})"
-    return (f"the data folder {folder} {why}, so games cannot be autosaved there: set MAESTER_HOME to a "
-            f"folder you can write to, or unset it")
+        ensure_data_dir(folder)
+    except DataError as err:
+        return f"{err.message} ({folder}), so games cannot be autosaved there: {err.hint}"
+    if os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return (f"the data folder {folder} is not writable, so games cannot be autosaved there: set MAESTER_HOME "
+            f"to a folder Maester may write in")
 
 
 # ---------------------------------------------------------------------------

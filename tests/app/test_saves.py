@@ -825,10 +825,10 @@ def test_a_data_folder_that_is_a_file_is_said_clearly_at_the_start(monkeypatch, 
     monkeypatch.setattr(QApplication, "exec", lambda *a: 0)  # the table opens, then "closes" at once
     assert main(["--offscreen", "--seed", "3"]) == 0
     err = capsys.readouterr().err
-    assert ("maester: the data folder /dev/null is not a folder (a file is in the way), so games cannot be "
-            "autosaved there: set MAESTER_HOME to a folder you can write to, or unset it") in err
+    assert ("maester: Maester's data folder (from MAESTER_HOME) is not a folder: it is a device (/dev/null), so "
+            "games cannot be autosaved there: set MAESTER_HOME to a folder Maester may write in") in err
     assert "File exists" not in err
-    assert saves.folder_problem(Path("/dev/null")).startswith("the data folder /dev/null is not a folder")
+    assert "is not a folder: it is a device (/dev/null)" in saves.folder_problem(Path("/dev/null"))
 
 
 def test_a_command_line_computer_seat_is_never_dropped_by_resuming_a_hotseat_game(tmp_path, data_home, capsys):
