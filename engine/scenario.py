@@ -233,11 +233,9 @@ class _Loader:
             return
         try:
             parse_abilities(d.abilities, d.source)
-        except DataError as err:
+        except DataError as err:  # the parser's FILE:LINE: FIELD: MESSAGE, then which card of the list
             line = f", line {err.line}" if err.line else ""
-            hint = f" ({clip(err.hint, 300)})" if err.hint else ""
-            raise ScenarioError(0, f"cards[{i + 1}] ({d.name}){line}: {err.field + ': ' if err.field else ''}"
-                                   f"{err.message}{hint}") from None
+            raise ScenarioError(0, f"{err} — in cards[{i + 1}] ({d.name}){line}") from None
 
     def known_title(self, title: str) -> bool:
         """A card of that title is defined in 'cards' or known to the card database."""
