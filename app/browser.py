@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from app.card_item import CardFace
 from app.preview import CardPreview, describe
 from cards.model import ICONS, CardDef, CardPool
-from cards.search import QueryError, card_status, compile_query
+from cards.search import QueryError, compile_query
+from engine.automation import card_status
 
 MIME = "application/x-maester-card"
 """Drag payload: the card's key (utf-8)."""
@@ -232,7 +233,7 @@ class CardBrowser(QWidget):
         self._timer.stop()
         text = self.query.text()
         try:
-            pred = compile_query(text)
+            pred = compile_query(text, card_status)
         except QueryError as err:
             self.status.setText(f"<span style='color:#9a2a1e'>{_esc(err.message)} (at character "
                                 f"{err.position + 1}){' — ' + _esc(err.hint) if err.hint else ''}</span>")

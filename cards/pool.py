@@ -563,8 +563,10 @@ def _list(values) -> str:
     return ", ".join(values) if values else "-"
 
 
-def describe(card: CardDef) -> list[str]:
-    """Every field of ``card``, one readable line each (the text last, wrapped)."""
+def describe(card: CardDef, status=None) -> list[str]:
+    """Every field of ``card``, one readable line each (the text last, wrapped). ``status`` (card ->
+    ``engine.automation.Status``, injected: ``cards/`` does not import the engine) adds how the engine
+    plays the card."""
     def value(f: str):
         v = getattr(card, f)
         if f == "house":
@@ -584,22 +586,23 @@ def describe(card: CardDef) -> list[str]:
         if f == "abilities":
             if v:
                 return f"{len(v)} in the ability format"
-            return "none needed" if played.status == STATUS_NONE_NEEDED else "none yet (text only)"
+            if played is None:
+                return "none"
+            return "none needed" if played.status == "none_needed" else "none yet (text only)"
         if v is None or v == "":
             return "-"
         return str(v)
 
-    from cards.report import STATUS_NONE_NEEDED, status  # the report reads the engine's ability parser
-
-    played = status(card)
+    played = status(card) if status is not None else None
     lines = [f"{card.name}  [{card.key}]"]
     for f in dataclasses.fields(CardDef):
         if f.name in ("name", "key", "text"):
             continue
         lines.append(f"  {f.name + ':':<13}{value(f.name)}")
-    how = {"automated": "automated", STATUS_NONE_NEEDED: "automated (its text needs no ability data)",
-           "partial": "partial", "by_hand": "by hand"}[played.status]
-    lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
+    if played is not None:
+        how = {"automated": "automated", "none_needed": "automated (its text needs no ability data)",
+               "partial": "partial", "by_hand": "by hand"}[played.status]
+        lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
     lines.append("  text:")
     for paragraph in (card.text or "-").splitlines() or ["-"]:
         lines.extend(textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ") or [""])
@@ -676,7 +679,7 @@ def _cmd_show(args) -> int:
             keys = ", ".join(c.key for c in printings)
             print(f"{len(printings)} printings of {card.name!r} ({keys}); showing {card.key} "
                   f"(give a key to see another)")
-    print("\n".join(describe(card)))
+    print("\n".join(describe(card, args.status)))
     return 0
 
 
@@ -685,20 +688,23 @@ def _cmd_search(args) -> int:
 
     query = " ".join(args.query)
     try:
-        found = search(default_pool(), query)
+        found = search(default_pool(), query, args.card_status)
     except QueryError as err:
         shown = query if len(query) <= 60 else query[:57] + "..."
         raise DataError(f"cannot read the query {shown!r}: {err.message} (at character {err.position + 1})",
                         hint=err.hint or None) from None
     for card in found[: args.limit] if args.limit else found:
-        print(card_line(card))
+        print(card_line(card, args.card_status))
     shown = min(len(found), args.limit) if args.limit else len(found)
     more = f" (showing {shown}; --limit 0 shows all)" if shown < len(found) else ""
     print(f"{len(found)} card{'' if len(found) == 1 else 's'} match{'es' if len(found) == 1 else ''}{more}")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, status=None, card_status=None) -> int:
+    """The command. ``status`` / ``card_status`` (``engine.automation``'s, given by ``python -m
+    cards.pool``) let ``show`` and ``search`` say how the engine plays a card; without them
+    ``show`` leaves that out and ``search`` refuses ``auto:`` terms (cards/ does not import engine/)."""
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -724,6 +730,7 @@ def main(argv: list[str] | None = None) -> int:
     p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
     p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
+    args.status, args.card_status = status, card_status
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
         print("python -m cards.pool: error: give a command (import, list, remove, show or search)",
@@ -737,4 +744,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main))
+    # the command reads the engine's automation status; importing cards.pool loads no engine module
+    from engine.automation import card_status, status
+
+    sys.exit(run_command(lambda: main(status=status, card_status=card_status)))

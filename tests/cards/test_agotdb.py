@@ -362,7 +362,7 @@ def test_real_winter_starters_say_why_they_are_not_legal(fr_import):
     ("Pas d'attachement sauf les ~Armes~ et les ~Avantages~", "No attachments except Weapon or Boon"),
 ])
 def test_an_unmodelled_keyword_is_kept_and_played_by_hand(french, english):
-    from cards.report import status
+    from engine.automation import status
 
     # no other text: the card counted as automated with nothing left to play (e.g. Hired Swords)
     pool, report = agotdb_pool_from_rows([row(100007, "Invented Sellsword", Keywords=f"Tueur. {french}.",
@@ -389,7 +389,7 @@ def test_an_unmodelled_keyword_is_found_by_the_keyword_search():
 
 @needs_fr
 def test_real_unmodelled_keywords_are_all_kept_and_none_counts_as_automated(fr_import):
-    from cards.report import status
+    from engine.automation import status
 
     pool, report = fr_import
     kept = {ref: word for word, refs in report.tallies[agotdb.KEYWORDS_NOT_UNDERSTOOD].items() for ref in refs}
