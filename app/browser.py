@@ -128,7 +128,9 @@ class CardTableModel(QAbstractTableModel):
         if col == "Plot":
             return f"{card.income}/{card.initiative}/{card.claim}" if card.type == "plot" else ""
         if col == "STR":
-            return "" if card.type != "character" or card.strength is None else str(card.strength)
+            if card.type != "character" or card.strength is None:
+                return ""
+            return "X" if card.strength_x else str(card.strength)
         if col == "Icons":
             return _icons(card)
         if col == "Traits":
@@ -144,7 +146,9 @@ class CardTableModel(QAbstractTableModel):
         if col == "Cost":
             return -1 if card.cost is None else (99 if card.cost_x else card.cost)
         if col == "STR":
-            return -1 if card.strength is None or card.type != "character" else card.strength
+            if card.strength is None or card.type != "character":
+                return -1
+            return 99 if card.strength_x else card.strength
         if col == "Set":
             return f"{card.set}\x00{card.number or 0:05d}"
         return CardTableModel._text(card, col).removeprefix("\u25c6 ").casefold()

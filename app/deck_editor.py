@@ -765,10 +765,13 @@ class StatsPanel(QWidget):
                                  {t + "s": TYPE_COLOURS[t] for t in HOUSE_DECK_TYPES}, stacked=True)
         else:
             empty_note(self.cost_chart, "no cards yet")
-        strengths = sorted({s for c in st.strength_by_icon.values() for s in c})
-        if strengths:
-            s_labels = [str(s) for s in range(min(strengths), max(strengths) + 1)]
-            self.str_chart.bars(s_labels, {i: [st.strength_by_icon[i][int(s)] for s in s_labels] for i in ICONS},
+        strengths = sorted({s for c in st.strength_by_icon.values() for s in c if s != "X"})
+        has_x = any("X" in c for c in st.strength_by_icon.values())
+        if strengths or has_x:
+            s_labels = [str(s) for s in range(min(strengths), max(strengths) + 1)] if strengths else []
+            s_labels += ["X"] if has_x else []
+            self.str_chart.bars(s_labels, {i: [st.strength_by_icon[i][int(s) if s != "X" else "X"] for s in s_labels]
+                                           for i in ICONS},
                                 ICON_COLOURS)
         else:
             empty_note(self.str_chart, "no characters yet")

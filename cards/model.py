@@ -53,6 +53,9 @@ class CardDef:
     cost_x: bool = False
     """The cost is X (COS-08/09): ``cost`` is then 0."""
     strength: int | None = None
+    strength_x: bool = False
+    """The STR is printed X (Lady of Schemes): ``strength`` is then 0, what the engine counts unless an
+    ability defines it."""
     icons: frozenset[str] = frozenset()
     naval_icons: frozenset[str] = frozenset()
     """Icons printed with the Naval mark (a later LCG addition); also listed in ``icons``."""

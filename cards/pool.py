@@ -577,7 +577,9 @@ def describe(card: CardDef, status=None) -> list[str]:
             return _list(sorted(v))
         if f in ("traits", "keywords", "crest", "printings"):
             return _list(v)
-        if f in ("unique", "cost_x", "doomed", "endless", "promo"):
+        if f == "strength" and card.strength_x:
+            return "X"
+        if f in ("unique", "cost_x", "strength_x", "doomed", "endless", "promo"):
             return _yes(v)
         if f == "deck_houses":
             return _list(v)

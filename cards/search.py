@@ -171,9 +171,11 @@ _TERM = re.compile(r"^(?P<field>[A-Za-z_]+)(?P<op><=|>=|!=|:|=|<|>)(?P<value>.*)
 def _number_term(name: str, op: str, value: str, pos: int) -> Predicate:
     attr = _NUMERIC[name]
     text = value.strip().strip('"')
-    if attr == "cost" and text.casefold() == "x":
+    if attr in ("cost", "strength") and text.casefold() == "x":
         if op not in (":", "="):
-            raise QueryError("cost X can only be compared with = ", pos, "write cost:x")
+            raise QueryError(f"{name} X can only be compared with = ", pos, f"write {name}:x")
+        if attr == "strength":
+            return lambda c: c.strength_x
         return lambda c: c.cost_x
     try:
         n = int(text)
@@ -182,7 +184,7 @@ def _number_term(name: str, op: str, value: str, pos: int) -> Predicate:
                          f"e.g. {name}{op}3") from None
 
     def pred(card: CardDef) -> bool:
-        if attr == "strength" and card.type != "character":
+        if attr == "strength" and (card.type != "character" or card.strength_x):
             return False
         if attr == "cost":
             if card.cost is None or card.cost_x:
@@ -419,7 +421,8 @@ def card_line(card: CardDef, status: StatusOf | None = None) -> str:
     stats = f"cost {cost}"
     if card.type == "character":
         icons = "".join(i[0].upper() for i in ICONS if i in card.icons) or "-"
-        stats += f" STR {card.strength if card.strength is not None else '-'} {icons}"
+        strength = "X" if card.strength_x else (card.strength if card.strength is not None else "-")
+        stats += f" STR {strength} {icons}"
     elif card.type == "plot":
         stats = f"income {card.income} init {card.initiative} claim {card.claim}"
     house = "/".join(h.capitalize() for h in card.house) or "Neutral"

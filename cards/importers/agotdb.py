@@ -519,8 +519,10 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
                 del m["cost"]
     strength = _int(_column(row, "Strength"))
     if ctype == "character":
-        if strength is None or strength < 0:
-            report.note("character STR X or missing (imported as 0)", ref)
+        if strength == -1:
+            strength = "X"  # kept as X, as costs are (the engine counts it as 0 unless an ability defines it)
+        elif strength is None or strength < 0:
+            report.note("character STR missing (imported as 0)", ref)
             strength = 0
         m["strength"] = strength
     elif strength:

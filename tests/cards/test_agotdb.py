@@ -449,3 +449,47 @@ def test_a_database_with_a_loop_is_refused_in_one_line(tmp_path, damage):
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
         f"error: {path}: cannot read this Access database: {DAMAGES[damage]} ({agotdb.DAMAGED_HINT})"]
+
+
+# --- STR X (issue 24) --------------------------------------------------------------------------------
+
+
+def test_str_x_is_kept_as_x_through_the_model_the_cache_show_search_and_deck_statistics():
+    from types import SimpleNamespace
+
+    from cards.deckstats import deck_stats
+    from cards.pool import describe
+    from cards.schema import card_from_mapping, card_to_mapping
+    from cards.search import card_line, search
+
+    pool, report = agotdb_pool_from_rows([row(170064, "Invented Schemer", Cost=-1, Strength=-1, Intrigue="Yes"),
+                                          row(170065, "Invented Guard", Strength=3)])
+    schemer = pool.get("agotdb_170064")
+    assert schemer.strength_x and schemer.strength == 0 and schemer.cost_x
+    assert not any("STR" in line for line in report.lines())  # kept, not reported as flattened
+    assert not pool.get("agotdb_170065").strength_x
+    again = card_from_mapping(card_to_mapping(schemer))  # the pool cache's round trip
+    assert card_to_mapping(schemer)["strength"] == "X" and again.strength_x and again.strength == 0
+    assert "  strength:    X" in describe(schemer)
+    assert "STR X" in card_line(schemer)
+    assert [c.name for c in search(pool, "str:x")] == ["Invented Schemer"]
+    assert [c.name for c in search(pool, "str>=0")] == ["Invented Guard"]  # X is no number
+    st = deck_stats(SimpleNamespace(house="stark", plots=[], cards=[schemer, pool.get("agotdb_170065")]))
+    assert st.strength_by_icon["intrigue"] == {"X": 1} and st.strength_by_icon["military"] == {"X": 1, 3: 1}
+
+
+def test_a_card_file_may_write_strength_x():
+    from cards.schema import card_from_mapping
+
+    card = card_from_mapping({"name": "Invented Schemer", "type": "character", "cost": 1, "strength": "x"})
+    assert card.strength_x and card.strength == 0
+    with pytest.raises(DataError, match="strength"):
+        card_from_mapping({"name": "Invented Schemer", "type": "character", "cost": 1, "strength": "Y"})
+
+
+@needs_fr
+def test_real_str_x_characters_keep_x(fr_import):
+    pool, _ = fr_import
+    for uid, name in ((140015, "Sister of Fire"), (170064, "Lady of Schemes")):
+        card = pool.get(f"agotdb_{uid}")
+        assert card.name == name and card.strength_x and card.strength == 0
