@@ -90,7 +90,7 @@ def describe(face: CardFace, where: str = "") -> str:
     kind = face.type.capitalize()
     if face.house:
         kind += " \u00b7 " + ", ".join(h.capitalize() for h in face.house)
-    elif face.type not in ("plot", "house"):
+    elif face.type not in ("plot", "house", "title"):
         kind += " \u00b7 Neutral"
     parts.append(kind)
     stats = []

@@ -18,7 +18,9 @@ from typing import Any
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "targaryen", "martell")
 """The six Great Houses (ZON-09). ``neutral`` is the absence of a House."""
 
-TYPES = ("character", "location", "attachment", "event", "plot", "agenda", "house")
+TYPES = ("character", "location", "attachment", "event", "plot", "agenda", "house", "title")
+"""``title``: the Five Kings Edition titles (Hand of the King ...): no deck holds them; a player places one
+on the table and passes it by hand (the rules documents define no title rules)."""
 HOUSE_DECK_TYPES = ("character", "location", "attachment", "event")
 ICONS = ("military", "intrigue", "power")
 CRESTS = ("noble", "war", "learned", "holy", "shadow")

@@ -46,7 +46,7 @@ LEGALITY_STATUSES = ("legal", "restricted", "banned")
 DECK_RULES = ("max-2-copies",)
 """Deck-building rules a card can add (DCK-06: "no more than two copies of any card")."""
 
-NO_COST_TYPES = ("plot", "agenda", "house")
+NO_COST_TYPES = ("plot", "agenda", "house", "title")
 FILE_FORMAT = 1
 FILE_KEYS = ("format", "set", "description", "cards")
 

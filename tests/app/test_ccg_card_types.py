@@ -37,3 +37,33 @@ def test_the_deck_statistics_chart_str_x_apart(qtbot):
     ed.stats.show_deck(Deck(name="x", house="lannister", house_card=None, agenda=None, plots=[],
                             cards=[SCHEMER, SCHEMER]))
     assert ed.stats.deck is not None  # the STR chart has an X column, not a crash
+
+
+def test_the_table_shows_a_title_in_play_and_passes_it_in_enforce_mode(qtbot, tmp_path):
+    import dataclasses
+
+    from app.controller import TableController
+    from app.table import TableScene, TableView
+    from engine.builder import new_game, practice_decks
+    from engine.game import Options
+
+    title = CardDef(key="t_inv", name="Invented Title", type="title", text="Invented text, played by hand.")
+    stark, lannister = practice_decks()
+    game = new_game({"alice": dataclasses.replace(stark, titles=[title]), "bob": lannister}, seed=3,
+                    options=Options(prompt_all=False))
+    ctl = TableController(game, privacy=False)
+    ctl.start()
+    scene = TableScene(ctl)
+    view = TableView(scene)
+    qtbot.addWidget(view)
+    view.resize(1400, 900)
+    scene.sync()
+    (cid,) = [c.id for c in game.state.cards.values() if c.key == "t_inv"]
+    assert ctl.mode == "enforce"
+    actions = {label: fn for label, fn, *_ in ctl.card_actions(cid) if fn is not None}
+    assert "Pass Invented Title to bob" in actions and "Pass Invented Title to alice" not in actions
+    actions["Pass Invented Title to bob"]()
+    assert game.card(cid).controller == "bob" and cid in game.player("bob").in_play
+    scene.sync()
+    view.grab().save(str(tmp_path / "title.png"))
+    assert (tmp_path / "title.png").stat().st_size > 0

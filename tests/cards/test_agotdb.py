@@ -126,15 +126,17 @@ def test_era_filter_titles_promos_and_plots():
             row(170241, "Invented Plot", type_="Complot", Set="Anarchie(F241)", House="Neutre", Cost=None,
                 Income=5, Initiative=2, Claim=1, Doomed="Yes")]
     pool, report = agotdb_pool_from_rows(rows, file="x.mdb")
-    assert sorted(c.key for c in pool) == ["agotdb_100001", "agotdb_131014", "agotdb_170241"]
+    assert sorted(c.key for c in pool) == ["agotdb_100001", "agotdb_131014", "agotdb_131349", "agotdb_170241"]
     assert pool.get("agotdb_131014").promo
     plot = pool.get("agotdb_170241")
     assert (plot.income, plot.initiative, plot.claim, plot.doomed) == (5, 2, 1, False)
-    assert report.tallies[TYPES_NOT_MODELLED] == {"title": ["Some Title [agotdb_131349]"]}
-    assert headline(pool, report) == ("3 cards imported (CCG era: Winter Edition to Five Kings Edition; "
+    title = pool.get("agotdb_131349")  # a Five Kings title: its own card type (issue 24)
+    assert (title.type, title.house, title.cost, title.printings) == ("title", (), None, ("ITE F249", "5KE F249"))
+    assert TYPES_NOT_MODELLED not in report.tallies
+    assert headline(pool, report) == ("4 cards imported (CCG era: Winter Edition to Five Kings Edition; "
                                       "1 LCG records skipped — import the LCG JSON for those)")
     everything, report = agotdb_pool_from_rows(rows, era=None)
-    assert len(everything) == 4 and headline(everything, report) == "4 cards imported (every era)"
+    assert len(everything) == 5 and headline(everything, report) == "5 cards imported (every era)"
 
 
 def test_english_text_by_id_never_by_name():
@@ -232,17 +234,18 @@ def fr_import():
 @needs_fr
 def test_real_french_counts_per_set(fr_import):
     pool, report = fr_import
-    titles = [ref for refs in report.tallies[TYPES_NOT_MODELLED].values() for ref in refs]
-    assert len(titles) == 6
+    assert TYPES_NOT_MODELLED not in report.tallies
+    titles = sorted(c.name for c in pool if c.type == "title")
+    assert titles == ["Crown Regent", "Hand of the King", "Lord Commander of the Kingsguard", "Master of Coin",
+                      "Master of Laws", "Master of Whispers"]
+    assert all(any(p.startswith("5KE ") for p in c.printings) for c in pool if c.type == "title")
     per_set = collections.Counter()
     for card in pool:
         for code in {p.split(" ")[0] for p in card.printings}:
             per_set[code] += 1
-    per_set["ITE"] += 6   # the six titles are printed in Iron Throne and Five Kings Editions
-    per_set["5KE"] += 6
-    assert {code: per_set[code] for code in README_COUNTS} == README_COUNTS
+    assert {code: per_set[code] for code in README_COUNTS} == README_COUNTS  # the six titles included
     assert sum(1 for c in pool if c.type == "agenda" and "5KE" in {p.split()[0] for p in c.printings}) == 6
-    assert report.skipped_other_era == 3014 - 1445 and len(pool) == 1445 - 6
+    assert report.skipped_other_era == 3014 - 1445 and len(pool) == 1445
 
 
 def _only_unmodelled_keywords(text: str) -> bool:
@@ -493,3 +496,33 @@ def test_real_str_x_characters_keep_x(fr_import):
     for uid, name in ((140015, "Sister of Fire"), (170064, "Lady of Schemes")):
         card = pool.get(f"agotdb_{uid}")
         assert card.name == name and card.strength_x and card.strength == 0
+
+
+# --- Five Kings Edition titles (issue 24) -----------------------------------------------------------
+
+
+def test_a_written_database_with_a_title_imports_it_as_a_title_and_a_deck_brings_it(tmp_path):
+    from mdb_writer import agotdb_mdb
+
+    from cards.deck import check_deck, format_deck, parse_deck_text
+
+    rows = INVENTED_ROWS + [{"UniversalId": 131354, "OriginalName": "Invented Title", "Name": "Titre inventé",
+                             "Type": "Titre", "House": "Neutre", "Set": "Royale(F254) / Anarchie(F254)",
+                             "Keywords": None, "Text": "Texte inventé."}]
+    path = tmp_path / "AGoT - FR.mdb"
+    path.write_bytes(agotdb_mdb(rows))
+    pool, report = agotdb.import_agotdb(path)
+    title = pool.get("agotdb_131354")
+    assert (title.type, title.house, title.cost, title.text, title.abilities) == \
+        ("title", (), None, "Texte inventé.", ())
+    assert not report.tallies.get(TYPES_NOT_MODELLED)
+    text = "Deck: x\nHouse: Greyjoy\nCharacters:\n3x Invented Reaver\nTitles:\n1x Invented Title\n"
+    deck = parse_deck_text(text, pool)
+    assert deck.titles == [title] and title not in deck.cards
+    assert not [p for p in check_deck(deck, casual=True) if p.card is title]  # no deck rule counts a title
+    for fmt in ("text", "o8d", "builder"):
+        assert parse_deck_text(format_deck(deck, fmt), pool).titles == [title], fmt
+    with pytest.raises(DataError, match="cannot go in the House deck"):
+        parse_deck_text("House: Greyjoy\nCharacters:\n1x Invented Title\n", pool)
+    with pytest.raises(DataError, match="a title is brought once"):
+        parse_deck_text("House: Greyjoy\nTitles:\n2x Invented Title\n", pool)

@@ -415,8 +415,8 @@ def test_readme_order_lcg_json_then_ccg_mdb_keeps_both(lcg_json):
     import_pool(lcg_json)
     import_pool(FR_MDB)
     pool = imported_pool()
-    assert sum(c.key.startswith("agotdb_") for c in pool) == 1439
-    assert len(pool) - 1439 == 1988
+    assert sum(c.key.startswith("agotdb_") for c in pool) == 1445
+    assert len(pool) - 1445 == 1988
 
 
 def test_readme_order_with_small_files_keeps_both(tmp_path):
