@@ -105,7 +105,8 @@ class CardFace:
         character or a bidirectional override in a name cannot reverse or hide what the table shows."""
         cost = "" if defn.cost is None else ("X" if defn.cost_x else str(defn.cost))
         fields = dict(key=defn.key, name=printable(defn.name), type=defn.type, house=tuple(defn.house),
-                      unique=defn.unique, cost=cost, strength=defn.strength, printed_strength=defn.strength, strength_x=defn.strength_x,
+                      unique=defn.unique, cost=cost, strength=defn.strength, printed_strength=defn.strength,
+                      strength_x=defn.strength_x,
                       icons=frozenset(defn.icons), traits=tuple(printable(t) for t in defn.traits),
                       keywords=tuple(printable(k) for k in defn.keywords),
                       text=printable(defn.text, keep="\n\t") if defn.text else defn.text,
