@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from app.card_item import CardFace
 from app.preview import CardPreview, describe
 from cards.model import ICONS, CardDef, CardPool
-from cards.search import QueryError, card_status, compile_query
+from cards.search import QueryError, compile_query
+from engine.automation import card_status
 
 MIME = "application/x-maester-card"
 """Drag payload: the card's key (utf-8)."""
@@ -127,7 +128,9 @@ class CardTableModel(QAbstractTableModel):
         if col == "Plot":
             return f"{card.income}/{card.initiative}/{card.claim}" if card.type == "plot" else ""
         if col == "STR":
-            return "" if card.type != "character" or card.strength is None else str(card.strength)
+            if card.type != "character" or card.strength is None:
+                return ""
+            return "X" if card.strength_x else str(card.strength)
         if col == "Icons":
             return _icons(card)
         if col == "Traits":
@@ -143,7 +146,9 @@ class CardTableModel(QAbstractTableModel):
         if col == "Cost":
             return -1 if card.cost is None else (99 if card.cost_x else card.cost)
         if col == "STR":
-            return -1 if card.strength is None or card.type != "character" else card.strength
+            if card.strength is None or card.type != "character":
+                return -1
+            return 99 if card.strength_x else card.strength
         if col == "Set":
             return f"{card.set}\x00{card.number or 0:05d}"
         return CardTableModel._text(card, col).removeprefix("\u25c6 ").casefold()
@@ -232,7 +237,7 @@ class CardBrowser(QWidget):
         self._timer.stop()
         text = self.query.text()
         try:
-            pred = compile_query(text)
+            pred = compile_query(text, card_status)
         except QueryError as err:
             self.status.setText(f"<span style='color:#9a2a1e'>{_esc(err.message)} (at character "
                                 f"{err.position + 1}){' — ' + _esc(err.hint) if err.hint else ''}</span>")

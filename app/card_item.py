@@ -75,6 +75,8 @@ class CardFace:
     cost: str = ""
     strength: int | None = None
     printed_strength: int | None = None
+    strength_x: bool = False
+    """The printed STR is X: shown as X while the STR read is the printed one (0)."""
     icons: frozenset[str] = frozenset()
     traits: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
@@ -110,6 +112,7 @@ class CardFace:
         cost = "" if defn.cost is None else ("X" if defn.cost_x else str(defn.cost))
         fields = dict(key=defn.key, name=printable(defn.name), type=defn.type, house=tuple(defn.house),
                       unique=defn.unique, cost=cost, strength=defn.strength, printed_strength=defn.strength,
+                      strength_x=defn.strength_x,
                       icons=frozenset(defn.icons), traits=tuple(printable(t) for t in defn.traits),
                       keywords=tuple(printable(k) for k in defn.keywords),
                       text=printable(defn.text, keep="\n\t") if defn.text else defn.text,
@@ -129,6 +132,15 @@ class CardFace:
 
 
 # --------------------------------------------------------------------------- images
+
+def strength_text(face: CardFace) -> str:
+    """The STR a face shows: X for a printed X while nothing changed it (the engine counts it as 0)."""
+    if face.strength is None:
+        return ""
+    if face.strength_x and face.strength == face.printed_strength:
+        return "X"
+    return str(face.strength)
+
 
 def image_names(key: str, name: str) -> list[str]:
     """File stems tried for a card's image: its key, its name, and both as slugs."""
@@ -452,7 +464,7 @@ def _paint_art_and_stats(p: QPainter, face: CardFace, top: float, frame: str, ac
             face.strength != face.printed_strength
         p.setPen(QColor("#ffd35c") if boosted else QColor("white"))
         p.setFont(card_font(14, bold=True))
-        p.drawText(shield, Qt.AlignmentFlag.AlignCenter, "" if face.strength is None else str(face.strength))
+        p.drawText(shield, Qt.AlignmentFlag.AlignCenter, strength_text(face))
         y = top + 25
         for icon in ("military", "intrigue", "power"):
             colour, letter = ICON_STYLE[icon]

@@ -291,6 +291,22 @@ class TableController(QObject):
         self._after_change()
         return True
 
+    def pass_title(self, cid: int, to: str) -> bool:
+        """Pass a Five Kings title to another player, in either mode: no rule governs titles (the
+        rules documents define none), so the move breaks none; it is recorded like advise mode's
+        free moves (``engine.advise``), and a save replays it."""
+        if self.hands_hidden:
+            self.say(f"Pass the screen to {self.waiting_for} first: the table is hidden.", "refused")
+            return False
+        try:
+            advise.free_move(self.game, self.viewer, {"move": cid, "to": "in_play", "controller": to})
+        except Refused as refusal:
+            self.say(str(refusal), "refused")
+            return False
+        self.say(f"{self.title(cid)} passes to {to} (titles are passed by hand).", "info")
+        self._after_change()
+        return True
+
     def free_move(self, move: dict, *, quiet: bool = False) -> bool:
         """Apply a free move (advise mode) and show the rules it breaks."""
         if self.mode != "advise":
@@ -914,6 +930,12 @@ class TableController(QObject):
             out.extend(tools)
             if d is not None and d.kind == "by_hand_effect":
                 return out
+        if c.zone == "in_play" and g.card_type(cid) == "title":
+            passes = [(f"Pass {title} to {name}", lambda name=name: self.pass_title(cid, name), True)
+                      for name in self.game.state.player_names
+                      if name != c.controller and not g.player(name).eliminated]
+            if passes:
+                out += ([("-", None, False)] if out else []) + passes
         free = []
         if c.zone in ("in_play", "attached", "house", "agenda", "revealed_plot"):
             free.append(("Stand" if c.kneeling else "Kneel", lambda: self.toggle_kneel(cid)))

@@ -35,7 +35,7 @@ from cards.model import HOUSE_DECK_TYPES, HOUSES, ICONS, CardDef, CardPool
 from cards.sets import ERAS
 
 SECTIONS = (("house", "House card"), ("agenda", "Agenda"), ("plots", "Plots"), ("character", "Characters"),
-            ("location", "Locations"), ("attachment", "Attachments"), ("event", "Events"))
+            ("location", "Locations"), ("attachment", "Attachments"), ("event", "Events"), ("titles", "Titles"))
 FILE_FILTERS = {"o8d": "OCTGN deck (*.o8d)", "text": "Text list (*.txt)", "builder": "Deckbuilder TXT (*.txt)"}
 KEY_ROLE = Qt.ItemDataRole.UserRole
 SECTION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -52,6 +52,8 @@ class EditedDeck:
         self.agenda: CardDef | None = None
         self.plots: dict[CardDef, int] = {}
         self.cards: dict[CardDef, int] = {}
+        self.titles: list[CardDef] = []
+        """Five Kings titles the player brings (no deck rule counts them)."""
         self.octgn_game = ""
 
     @classmethod
@@ -62,13 +64,14 @@ class EditedDeck:
             e.plots[c] = e.plots.get(c, 0) + 1
         for c in deck.cards:
             e.cards[c] = e.cards.get(c, 0) + 1
+        e.titles = list(deck.titles)
         return e
 
     def deck(self, source: str = "") -> Deck:
         return Deck(name=self.name or "Deck", house=self.house, house_card=self.house_card, agenda=self.agenda,
                     plots=[c for c, n in self.plots.items() for _ in range(n)],
                     cards=[c for c, n in self.cards.items() for _ in range(n)], source=source,
-                    octgn_game=self.octgn_game)
+                    octgn_game=self.octgn_game, titles=list(self.titles))
 
     def add(self, card: CardDef, n: int = 1) -> str:
         """Put ``card`` where its type goes; returns the section (``house``, ``agenda``, ``plots``, type)."""
@@ -79,6 +82,10 @@ class EditedDeck:
         if card.type == "agenda":
             self.agenda = card
             return "agenda"
+        if card.type == "title":
+            if card not in self.titles:
+                self.titles.append(card)
+            return "titles"
         counts = self.plots if card.type == "plot" else self.cards
         counts[card] = min(MAX_QUANTITY, counts.get(card, 0) + n)
         return "plots" if card.type == "plot" else card.type
@@ -90,6 +97,9 @@ class EditedDeck:
         if card is self.agenda:
             self.agenda = None
             return
+        if card in self.titles:
+            self.titles.remove(card)
+            return
         for counts in (self.plots, self.cards):
             if card in counts:
                 counts[card] -= n
@@ -98,7 +108,7 @@ class EditedDeck:
                 return
 
     def count(self, card: CardDef) -> int:
-        if card is self.house_card or card is self.agenda:
+        if card is self.house_card or card is self.agenda or card in self.titles:
             return 1
         return self.plots.get(card, 0) + self.cards.get(card, 0)
 
@@ -403,6 +413,11 @@ class DeckEditor(QMainWindow):
             elif section == "plots":
                 rows = list(e.plots.items())
                 title = f"{label} ({e.plot_count}/7)"
+            elif section == "titles":
+                if not e.titles:
+                    continue
+                rows = [(t, 1) for t in e.titles]
+                title = label
             else:
                 rows = by_type[section]
                 title = f"{label} ({sum(n for _, n in rows)})"
@@ -765,10 +780,13 @@ class StatsPanel(QWidget):
                                  {t + "s": TYPE_COLOURS[t] for t in HOUSE_DECK_TYPES}, stacked=True)
         else:
             empty_note(self.cost_chart, "no cards yet")
-        strengths = sorted({s for c in st.strength_by_icon.values() for s in c})
-        if strengths:
-            s_labels = [str(s) for s in range(min(strengths), max(strengths) + 1)]
-            self.str_chart.bars(s_labels, {i: [st.strength_by_icon[i][int(s)] for s in s_labels] for i in ICONS},
+        strengths = sorted({s for c in st.strength_by_icon.values() for s in c if s != "X"})
+        has_x = any("X" in c for c in st.strength_by_icon.values())
+        if strengths or has_x:
+            s_labels = [str(s) for s in range(min(strengths), max(strengths) + 1)] if strengths else []
+            s_labels += ["X"] if has_x else []
+            self.str_chart.bars(s_labels, {i: [st.strength_by_icon[i][int(s) if s != "X" else "X"] for s in s_labels]
+                                           for i in ICONS},
                                 ICON_COLOURS)
         else:
             empty_note(self.str_chart, "no characters yet")
@@ -896,6 +914,6 @@ def _cell(value) -> QTableWidgetItem:
 
 
 def _same(a: Deck, b: Deck) -> bool:
-    return (a.name, a.house, a.agenda, [id(c) for c in a.plots], [id(c) for c in a.cards]) == \
-        (b.name, b.house, b.agenda, [id(c) for c in b.plots], [id(c) for c in b.cards])
+    return (a.name, a.house, a.agenda, [id(c) for c in a.plots], [id(c) for c in a.cards], a.titles) == \
+        (b.name, b.house, b.agenda, [id(c) for c in b.plots], [id(c) for c in b.cards], b.titles)
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text
+from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text, strength_text
 from cards.errors import printable
 from engine.abilities.render import MARK
 from engine.wording import for_players
@@ -113,16 +113,16 @@ def describe(face: CardFace, where: str = "") -> str:
     kind = face.type.capitalize()
     if face.house:
         kind += " \u00b7 " + ", ".join(h.capitalize() for h in face.house)
-    elif face.type not in ("plot", "house"):
+    elif face.type not in ("plot", "house", "title"):
         kind += " \u00b7 Neutral"
     parts.append(kind)
     stats = []
     if face.cost:
         stats.append(f"Cost {face.cost}")
     if face.type == "character":
-        strength = "" if face.strength is None else str(face.strength)
+        strength = strength_text(face)
         if face.printed_strength is not None and face.strength != face.printed_strength:
-            strength += f" (printed {face.printed_strength})"
+            strength += f" (printed {'X' if face.strength_x else face.printed_strength})"
         stats.append(f"STR {strength}")
         stats.append("Icons: " + (", ".join(i for i in ("military", "intrigue", "power") if i in face.icons) or "none"))
     if face.type == "plot":

@@ -36,7 +36,6 @@ def main() -> None:
     print(f"deck_stats: {stats_s * 1000:.1f} ms ({len(deck.cards)} House-deck cards)")
     print(f"simulate: {args.samples} samples in {sim_s:.2f} s; mean gold {sim.mean_gold:.3f}, "
           f"mean characters {sim.mean_characters:.3f}")
-    search(pool, "t:character")  # warm the status cache
     t = time.perf_counter()
     found = search(pool, "t:character cost>=3 or text:kill")
     print(f"search: {len(found)} of {len(pool)} cards in {(time.perf_counter() - t) * 1000:.1f} ms")

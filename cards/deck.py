@@ -56,8 +56,9 @@ _SECTIONS = {
     "character": "cards", "characters": "cards", "location": "cards", "locations": "cards",
     "attachment": "cards", "attachments": "cards", "event": "cards", "events": "cards",
     "house deck": "cards", "draw deck": "cards", "cards": "cards",
+    "title": "titles", "titles": "titles",
 }
-_O8D_SECTIONS = ("House", "Agenda", "Characters", "Locations", "Attachments", "Events", "Plots")
+_O8D_SECTIONS = ("House", "Agenda", "Characters", "Locations", "Attachments", "Events", "Plots", "Titles")
 _O8D_SECTION_OF_TYPE = {"character": "Characters", "location": "Locations",
                         "attachment": "Attachments", "event": "Events"}
 
@@ -80,6 +81,10 @@ class Deck:
     """What the reader guessed, e.g. which printing a bare title resolved to."""
     octgn_game: str = ""
     """The ``game`` id of an OCTGN deck this was read from, written back by ``write_deck``."""
+    titles: list[CardDef] = field(default_factory=list)
+    """Five Kings Edition titles the player brings (a ``Titles:`` section): not part of any deck and
+    under no construction rule; the game starts with them in play in front of the player, who passes
+    them by hand (the rules documents define no title rules)."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,7 @@ class _Reader:
         self.agenda: CardDef | None = None
         self.plots: list[CardDef] = []
         self.cards: list[CardDef] = []
+        self.titles: list[CardDef] = []
         self.notes: list[str] = []
         self.octgn_game = ""
 
@@ -261,7 +267,7 @@ class _Reader:
                              hint="write one card per line like '3x Name'")
         return Deck(name=self.name, house=self.house, house_card=self.house_card, agenda=self.agenda,
                     plots=self.plots, cards=self.cards, source=self.source, notes=self.notes,
-                    octgn_game=self.octgn_game)
+                    octgn_game=self.octgn_game, titles=self.titles)
 
     # ---- resolving names and placing cards
 
@@ -331,7 +337,7 @@ class _Reader:
         section = section or kind
         if section != kind:
             where = {"house": "the House card", "agenda": "the agenda", "plots": "the plot deck",
-                     "cards": "the House deck"}
+                     "cards": "the House deck", "titles": "the titles"}
             raise self.error(f"{card.name!r} is {_article(card.type)} and cannot go in {where[section]}",
                              line, hint=f"move it to the {_SECTION_LABELS[kind]} section")
         if kind == "house":
@@ -346,6 +352,10 @@ class _Reader:
             self.agenda = card
         elif kind == "plots":
             self.plots.extend([card] * qty)
+        elif kind == "titles":
+            if qty != 1 or card in self.titles:
+                raise self.error(f"{card.name!r}: a title is brought once", line, hint="write '1x' and list it once")
+            self.titles.append(card)
         else:
             self.cards.extend([card] * qty)
 
@@ -512,14 +522,14 @@ class _Reader:
 
 def _kind_of(card: CardDef) -> str:
     """Where a card of this type belongs: ``house``, ``agenda``, ``plots`` or ``cards`` (the House deck)."""
-    return {"house": "house", "agenda": "agenda", "plot": "plots"}.get(card.type, "cards")
+    return {"house": "house", "agenda": "agenda", "plot": "plots", "title": "titles"}.get(card.type, "cards")
 
 
 def _article(card_type: str) -> str:
     return ("an " if card_type[:1] in "aeiou" else "a ") + card_type
 
 
-_SECTION_LABELS = {"house": "House", "agenda": "Agenda", "plots": "Plots",
+_SECTION_LABELS = {"house": "House", "agenda": "Agenda", "plots": "Plots", "titles": "Titles",
                    "cards": "Characters/Locations/Attachments/Events"}
 _HEADER = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*)$")
 _NO_AGENDA = ("", "none", "-", "no agenda")
@@ -614,6 +624,7 @@ def _by_section(deck: Deck) -> dict[str, list[CardDef]]:
     for card in deck.cards:
         sections[_O8D_SECTION_OF_TYPE.get(card.type, "Characters")].append(card)
     sections["Plots"] = list(deck.plots)
+    sections["Titles"] = list(deck.titles)
     return sections
 
 
@@ -667,7 +678,7 @@ def _format_text(deck: Deck, pool: CardPool | None) -> str:
         # "House: X" reads back as the pool's first House card for X: name another printing
         out += ["", "House card:", f"1x {_text_ref(deck.house_card, pool)}"]
     sections = _by_section(deck)
-    for name in ("Plots", "Characters", "Locations", "Attachments", "Events"):
+    for name in ("Plots", "Characters", "Locations", "Attachments", "Events", "Titles"):
         if sections[name]:
             out += ["", f"{name}:"] + [f"{n}x {_text_ref(c, pool)}" for c, n in _counted(sections[name])]
     return "\n".join(out) + "\n"
@@ -679,7 +690,8 @@ def _format_builder(deck: Deck) -> str:
         out.append(f"AGENDA: {deck.agenda.name}")
     rows = ([deck.house_card] if deck.house_card else []) + ([deck.agenda] if deck.agenda else [])
     out += [f"{c.key} | 1 | {c.name}" for c in rows]
-    out += [f"{c.key} | {n} | {c.name}" for c, n in _counted(deck.plots) + _counted(deck.cards)]
+    out += [f"{c.key} | {n} | {c.name}" for c, n in _counted(deck.plots) + _counted(deck.cards)
+            + _counted(deck.titles)]
     return "\n".join(out) + "\n"
 
 

@@ -53,7 +53,7 @@ class DeckStats:
     cost_curve: dict[str, Counter]
     """Card type -> Counter(cost -> copies); a cost of X counts as ``"X"``."""
     strength_by_icon: dict[str, Counter]
-    """Icon -> Counter(STR -> characters with that icon)."""
+    """Icon -> Counter(STR -> characters with that icon); a printed STR of X counts as ``"X"``."""
     icons: Counter
     crests: Counter
     traits: Counter
@@ -101,7 +101,7 @@ def deck_stats(deck) -> DeckStats:
             for i in ICONS:
                 if i in c.icons:
                     icons[i] += 1
-                    by_icon[i][c.strength or 0] += 1
+                    by_icon[i]["X" if c.strength_x else (c.strength or 0)] += 1
     rows = [PlotRow(p.name, p.income, p.initiative, p.claim, p.traits) for p in deck.plots]
     n = len(rows)
     averages = {k: (sum(getattr(r, k) for r in rows) / n if n else 0.0)

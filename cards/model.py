@@ -18,7 +18,9 @@ from typing import Any
 HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "targaryen", "martell")
 """The six Great Houses (ZON-09). ``neutral`` is the absence of a House."""
 
-TYPES = ("character", "location", "attachment", "event", "plot", "agenda", "house")
+TYPES = ("character", "location", "attachment", "event", "plot", "agenda", "house", "title")
+"""``title``: the Five Kings Edition titles (Hand of the King ...): no deck holds them; a player places one
+on the table and passes it by hand (the rules documents define no title rules)."""
 HOUSE_DECK_TYPES = ("character", "location", "attachment", "event")
 ICONS = ("military", "intrigue", "power")
 CRESTS = ("noble", "war", "learned", "holy", "shadow")
@@ -53,6 +55,9 @@ class CardDef:
     cost_x: bool = False
     """The cost is X (COS-08/09): ``cost`` is then 0."""
     strength: int | None = None
+    strength_x: bool = False
+    """The STR is printed X (Lady of Schemes): ``strength`` is then 0, what the engine counts unless an
+    ability defines it."""
     icons: frozenset[str] = frozenset()
     naval_icons: frozenset[str] = frozenset()
     """Icons printed with the Naval mark (a later LCG addition); also listed in ``icons``."""

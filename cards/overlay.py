@@ -24,7 +24,7 @@ the cards of ``pool``:
 
 It is called by ``cards.pool`` when a pool is imported or loaded from the LCG
 JSON and when the cached import is read. The abilities are checked by
-``engine.abilities.parse_abilities`` in the tests and in ``cards.report``, not
+``engine.abilities.parse_abilities`` in the tests and in ``engine.automation``, not
 here: ``cards`` does not import ``engine``.
 """
 from __future__ import annotations

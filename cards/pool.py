@@ -566,10 +566,11 @@ def _list(values) -> str:
 LANGUAGES = {"": "English", "en": "English", "fr": "French"}
 
 
-def describe(card: CardDef, english: str = "") -> list[str]:
-    """Every field of ``card``, one readable line each (the text last, wrapped). ``english``: Maester's wording
-    of the card, generated from its ability data by the layer above (``engine.abilities.render``), shown before
-    the printed text; without it, a card with ability data says where to read it."""
+def describe(card: CardDef, status=None, english: str = "") -> list[str]:
+    """Every field of ``card``, one readable line each (the text last, wrapped). Both given by the layer above
+    (``cards/`` does not import the engine): ``status`` (card -> ``engine.automation.Status``) adds how the
+    engine plays the card; ``english``, Maester's wording of the card generated from its ability data
+    (``engine.abilities.render``), is shown before the printed text."""
     def value(f: str):
         v = getattr(card, f)
         if f == "house":
@@ -580,7 +581,9 @@ def describe(card: CardDef, english: str = "") -> list[str]:
             return _list(sorted(v))
         if f in ("traits", "keywords", "crest", "printings"):
             return _list(v)
-        if f in ("unique", "cost_x", "doomed", "endless", "promo"):
+        if f == "strength" and card.strength_x:
+            return "X"
+        if f in ("unique", "cost_x", "strength_x", "doomed", "endless", "promo"):
             return _yes(v)
         if f == "deck_houses":
             return _list(v)
@@ -589,22 +592,23 @@ def describe(card: CardDef, english: str = "") -> list[str]:
         if f == "abilities":
             if v:
                 return f"{len(v)} in the ability format"
-            return "none needed" if played.status == STATUS_NONE_NEEDED else "none yet (text only)"
+            if played is None:
+                return "none"
+            return "none needed" if played.status == "none_needed" else "none yet (text only)"
         if v is None or v == "":
             return "-"
         return str(v)
 
-    from cards.report import STATUS_NONE_NEEDED, status  # the report reads the engine's ability parser
-
-    played = status(card)
+    played = status(card) if status is not None else None
     lines = [f"{card.name}  [{card.key}]"]
     for f in dataclasses.fields(CardDef):
         if f.name in ("name", "key", "text"):
             continue
         lines.append(f"  {f.name + ':':<13}{value(f.name)}")
-    how = {"automated": "automated", STATUS_NONE_NEEDED: "automated (its text needs no ability data)",
-           "partial": "partial", "by_hand": "by hand"}[played.status]
-    lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
+    if played is not None:
+        how = {"automated": "automated", "none_needed": "automated (its text needs no ability data)",
+               "partial": "partial", "by_hand": "by hand"}[played.status]
+        lines.append(f"  {'played:':<13}{how}" + (f" ({played.note})" if played.note else ""))
     language = LANGUAGES.get(card.text_lang, card.text_lang)
     if english:
         lines.append("  Maester's wording (generated from the ability data, not the printed text):")
@@ -688,7 +692,7 @@ def _cmd_show(args) -> int:
             keys = ", ".join(c.key for c in printings)
             print(f"{len(printings)} printings of {card.name!r} ({keys}); showing {card.key} "
                   f"(give a key to see another)")
-    print("\n".join(describe(card, args.wording(card) if args.wording else "")))
+    print("\n".join(describe(card, args.status, args.wording(card) if args.wording else "")))
     return 0
 
 
@@ -697,23 +701,25 @@ def _cmd_search(args) -> int:
 
     query = " ".join(args.query)
     try:
-        found = search(default_pool(), query)
+        found = search(default_pool(), query, args.card_status)
     except QueryError as err:
         shown = query if len(query) <= 60 else query[:57] + "..."
         raise DataError(f"cannot read the query {shown!r}: {err.message} (at character {err.position + 1})",
                         hint=err.hint or None) from None
     for card in found[: args.limit] if args.limit else found:
-        print(card_line(card))
+        print(card_line(card, args.card_status))
     shown = min(len(found), args.limit) if args.limit else len(found)
     more = f" (showing {shown}; --limit 0 shows all)" if shown < len(found) else ""
     print(f"{len(found)} card{'' if len(found) == 1 else 's'} match{'es' if len(found) == 1 else ''}{more}")
     return 0
 
 
-def main(argv: list[str] | None = None, wording=None) -> int:
-    """The command line. ``wording(card) -> str``: Maester's English wording of a card, given by the layer above
-    (``engine.abilities.render.card_text``, passed by this module's ``__main__`` block: importing cards.pool
-    loads no engine module)."""
+def main(argv: list[str] | None = None, status=None, card_status=None, wording=None) -> int:
+    """The command. Given by the layer above (``python -m cards.pool``'s ``__main__`` block; importing
+    cards.pool loads no engine module): ``status`` / ``card_status`` (``engine.automation``'s) let ``show``
+    and ``search`` say how the engine plays a card, without them ``show`` leaves that out and ``search``
+    refuses ``auto:`` terms; ``wording(card) -> str`` is Maester's English wording of a card
+    (``engine.abilities.render.card_text``)."""
     tolerant_console()
     parser = argparse.ArgumentParser(prog="python -m cards.pool", description="Maester's card database.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -739,7 +745,7 @@ def main(argv: list[str] | None = None, wording=None) -> int:
     p_search.add_argument("--limit", type=int, default=200, help="show at most this many (0: all)")
     p_search.set_defaults(run=_cmd_search)
     args = parser.parse_args(argv)
-    args.wording = wording
+    args.status, args.card_status, args.wording = status, card_status, wording
     if not getattr(args, "run", None):
         parser.print_usage(sys.stderr)
         print("python -m cards.pool: error: give a command (import, list, remove, show or search)",
@@ -753,7 +759,9 @@ def main(argv: list[str] | None = None, wording=None) -> int:
 
 
 if __name__ == "__main__":
-    # Maester's wording comes from the layer above the card layer (engine/abilities/render.py)
+    # the command reads the engine's automation status and Maester's wording (engine/abilities/render.py);
+    # importing cards.pool loads no engine module
     from engine.abilities.render import card_text
+    from engine.automation import card_status, status
 
-    sys.exit(run_command(lambda: main(wording=card_text)))
+    sys.exit(run_command(lambda: main(status=status, card_status=card_status, wording=card_text)))

@@ -46,7 +46,7 @@ LEGALITY_STATUSES = ("legal", "restricted", "banned")
 DECK_RULES = ("max-2-copies",)
 """Deck-building rules a card can add (DCK-06: "no more than two copies of any card")."""
 
-NO_COST_TYPES = ("plot", "agenda", "house")
+NO_COST_TYPES = ("plot", "agenda", "house", "title")
 FILE_FORMAT = 1
 FILE_KEYS = ("format", "set", "description", "cards")
 
@@ -241,7 +241,8 @@ def card_from_mapping(m: Mapping, *, file: str | None = None, defaults: Mapping 
         else:
             cost = raw
 
-    strength = c.integer("strength", minimum=0, default=None)
+    strength_x = c.has("strength") and isinstance(c.get("strength"), str) and c.get("strength").strip().upper() == "X"
+    strength = 0 if strength_x else c.integer("strength", minimum=0, default=None)
     if ctype == "character" and strength is None:
         raise c.fail(None, "a character needs 'strength'", hint="add e.g. 'strength: 2'")
 
@@ -268,7 +269,7 @@ def card_from_mapping(m: Mapping, *, file: str | None = None, defaults: Mapping 
 
     return CardDef(
         key=key, name=name, type=ctype, house=house, unique=c.flag("unique"),
-        cost=cost, cost_x=cost_x, strength=strength, icons=icons, naval_icons=naval,
+        cost=cost, cost_x=cost_x, strength=strength, strength_x=strength_x, icons=icons, naval_icons=naval,
         traits=traits, keywords=keywords, doomed=c.flag("doomed"), endless=c.flag("endless"),
         influence=c.integer("influence", minimum=0),
         income=c.integer("income", minimum=None),
@@ -386,7 +387,9 @@ def card_to_mapping(card: CardDef) -> dict[str, Any]:
         m["cost"] = "X"
     elif card.cost is not None:
         m["cost"] = card.cost
-    if card.strength is not None:
+    if card.strength_x:
+        m["strength"] = "X"
+    elif card.strength is not None:
         m["strength"] = card.strength
     plain_icons = sorted(card.icons - card.naval_icons)
     if plain_icons:

@@ -31,6 +31,9 @@ from typing import Callable, Iterable
 from cards.model import CRESTS, HOUSES, ICONS, TYPES, CardDef, CardPool
 
 Predicate = Callable[[CardDef], bool]
+StatusOf = Callable[[CardDef], str]
+"""How the engine plays a card: ``automated``, ``partial`` or ``manual`` (``engine.automation.card_status``,
+injected by the caller: ``cards/`` does not import the engine's ability parser)."""
 
 MAX_DEPTH = 50
 """How deep ``(`` and ``-`` may nest in one query (a deeper one is refused with a message)."""
@@ -130,27 +133,6 @@ def _tokens(query: str) -> list[_Token]:
     return out
 
 
-def _status_of(card: CardDef) -> str:
-    """automated, partial or manual (cards.report's status, by our names)."""
-    from cards.report import status  # the report imports the engine's ability parser: load it late
-
-    st = status(card)
-    if st.automated:
-        return "automated"
-    return "partial" if st.status == "partial" else "manual"
-
-
-_status_cache: "weakref.WeakKeyDictionary[CardDef, str]" = weakref.WeakKeyDictionary()
-
-
-def card_status(card: CardDef) -> str:
-    """``automated``, ``partial`` or ``manual`` (by hand), cached per card object."""
-    got = _status_cache.get(card)
-    if got is None:
-        got = _status_cache[card] = _status_of(card)
-    return got
-
-
 _unmodelled_cache: "weakref.WeakKeyDictionary[CardDef, tuple[str, ...]]" = weakref.WeakKeyDictionary()
 
 
@@ -189,9 +171,11 @@ _TERM = re.compile(r"^(?P<field>[A-Za-z_]+)(?P<op><=|>=|!=|:|=|<|>)(?P<value>.*)
 def _number_term(name: str, op: str, value: str, pos: int) -> Predicate:
     attr = _NUMERIC[name]
     text = value.strip().strip('"')
-    if attr == "cost" and text.casefold() == "x":
+    if attr in ("cost", "strength") and text.casefold() == "x":
         if op not in (":", "="):
-            raise QueryError("cost X can only be compared with = ", pos, "write cost:x")
+            raise QueryError(f"{name} X can only be compared with = ", pos, f"write {name}:x")
+        if attr == "strength":
+            return lambda c: c.strength_x
         return lambda c: c.cost_x
     try:
         n = int(text)
@@ -200,7 +184,7 @@ def _number_term(name: str, op: str, value: str, pos: int) -> Predicate:
                          f"e.g. {name}{op}3") from None
 
     def pred(card: CardDef) -> bool:
-        if attr == "strength" and card.type != "character":
+        if attr == "strength" and (card.type != "character" or card.strength_x):
             return False
         if attr == "cost":
             if card.cost is None or card.cost_x:
@@ -224,7 +208,7 @@ def _one_of(value: str, known: Iterable[str], aliases: dict[str, str], what: str
     raise QueryError(f"unknown {what} {value!r}", pos, "use one of " + ", ".join(known))
 
 
-def _text_term(name: str, op: str, value: str, pos: int) -> Predicate:
+def _text_term(name: str, op: str, value: str, pos: int, status: StatusOf | None) -> Predicate:
     field = _TEXT_FIELDS[name]
     if op not in (":", "="):
         raise QueryError(f"{name} takes ':' (not {op!r})", pos, f"write {name}:{value}")
@@ -267,7 +251,7 @@ def _text_term(name: str, op: str, value: str, pos: int) -> Predicate:
         want = _AUTO_VALUES.get(v)
         if want is None:
             raise QueryError(f"unknown status {value!r}", pos, "use auto:yes, auto:partial or auto:no")
-        return lambda c: card_status(c) == want
+        return _status_is(want, status, pos)
     if field in ("legal", "banned", "restricted"):
         fmt = v
         if field == "legal":
@@ -275,7 +259,7 @@ def _text_term(name: str, op: str, value: str, pos: int) -> Predicate:
         return lambda c: c.legal_in(fmt) == field
     # is: / not:
     flag = _one_of(v, _IS_FLAGS, {"auto": "automated", "by-hand": "manual", "byhand": "manual"}, "flag", pos)
-    pred = _FLAG[flag]
+    pred = _status_is(flag, status, pos) if flag in _STATUSES else _FLAG[flag]
     if field == "not":
         return lambda c: not pred(c)
     return pred
@@ -287,9 +271,6 @@ _FLAG: dict[str, Predicate] = {
     "endless": lambda c: c.endless,
     "promo": lambda c: c.promo,
     "neutral": lambda c: c.is_neutral and c.type not in ("plot", "agenda"),
-    "automated": lambda c: card_status(c) == "automated",
-    "partial": lambda c: card_status(c) == "partial",
-    "manual": lambda c: card_status(c) == "manual",
     "limited": lambda c: c.has_keyword("limited"),
     "loyal": lambda c: bool(c.house_only or c.deck_houses),
     "restricted": lambda c: any(s == "restricted" for _, s in c.legality),
@@ -297,7 +278,17 @@ _FLAG: dict[str, Predicate] = {
 }
 
 
-def _term(token: _Token) -> Predicate:
+_STATUSES = ("automated", "partial", "manual")
+
+
+def _status_is(want: str, status: StatusOf | None, pos: int) -> Predicate:
+    if status is None:
+        raise QueryError("this search does not know how the engine plays cards", pos,
+                         "search from the table or with python -m cards.pool search")
+    return lambda c: status(c) == want
+
+
+def _term(token: _Token, status: StatusOf | None) -> Predicate:
     text = token.text
     if token.kind == "word" and len(text) >= 2 and text.startswith('"') and text.endswith('"') \
             and '"' not in text[1:-1]:
@@ -316,7 +307,7 @@ def _term(token: _Token) -> Predicate:
                 raise QueryError(f"{name}{op} needs a number", token.pos, f"e.g. {name}{op}3")
             return _number_term(name, op, value, token.pos)
         if name in _TEXT_FIELDS:
-            return _text_term(name, op, value, token.pos)
+            return _text_term(name, op, value, token.pos, status)
         if op == ":":
             raise QueryError(f"unknown field {m['field']!r}", token.pos, FIELDS_HELP)
     word = token.text.casefold()
@@ -324,8 +315,8 @@ def _term(token: _Token) -> Predicate:
 
 
 class _Parser:
-    def __init__(self, query: str):
-        self.query = query
+    def __init__(self, query: str, status: StatusOf | None):
+        self.query, self.status = query, status
         self.tokens = _tokens(query)
         self.i = 0
         self.depth = 0
@@ -395,17 +386,18 @@ class _Parser:
             return inner
         if t.kind == ")":
             raise QueryError("unexpected ')'", t.pos, "a ')' has no '(' before it")
-        return _term(t)
+        return _term(t, self.status)
 
 
-def compile_query(query: str) -> Predicate:
-    """A predicate for ``query``; a query that cannot be read raises ``QueryError``."""
-    return _Parser(query).parse()
+def compile_query(query: str, status: StatusOf | None = None) -> Predicate:
+    """A predicate for ``query``; a query that cannot be read raises ``QueryError``. ``status``
+    answers the ``auto:`` / ``is:automated`` terms (without it they are refused)."""
+    return _Parser(query, status).parse()
 
 
-def search(cards: CardPool | Iterable[CardDef], query: str) -> list[CardDef]:
-    """The cards matching ``query``, in pool order."""
-    pred = compile_query(query)
+def search(cards: CardPool | Iterable[CardDef], query: str, status: StatusOf | None = None) -> list[CardDef]:
+    """The cards matching ``query``, in pool order (``status``: see ``compile_query``)."""
+    pred = compile_query(query, status)
     return [c for c in cards if pred(c)]
 
 
@@ -422,16 +414,18 @@ def printable(text: str) -> str:
     return _CONTROL.sub(esc, text)
 
 
-def card_line(card: CardDef) -> str:
-    """One card in a line, for the command line: key, title, type, House, cost, STR, icons, set, status."""
+def card_line(card: CardDef, status: StatusOf | None = None) -> str:
+    """One card in a line, for the command line: key, title, type, House, cost, STR, icons, set, and
+    how the engine plays it (when ``status`` is given)."""
     cost = "X" if card.cost_x else ("-" if card.cost is None else str(card.cost))
     stats = f"cost {cost}"
     if card.type == "character":
         icons = "".join(i[0].upper() for i in ICONS if i in card.icons) or "-"
-        stats += f" STR {card.strength if card.strength is not None else '-'} {icons}"
+        strength = "X" if card.strength_x else (card.strength if card.strength is not None else "-")
+        stats += f" STR {strength} {icons}"
     elif card.type == "plot":
         stats = f"income {card.income} init {card.initiative} claim {card.claim}"
     house = "/".join(h.capitalize() for h in card.house) or "Neutral"
     unique = "\u25c6 " if card.unique else ""
     return printable(f"{card.key:<14} {unique}{card.name}  [{card.type}, {house}; {stats}; "
-                     f"{card.set or '-'}; {card_status(card)}]")
+                     f"{card.set or '-'}" + (f"; {status(card)}" if status else "") + "]")

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cards.importers.textparse import needs_no_ability
+
 KINDS = ("action", "save", "cancel", "response", "passive", "unlabelled")
 
 _TAG = re.compile(r"<[^>]+>")
@@ -115,10 +117,8 @@ def _clean(paragraph: str) -> str:
 
 
 def _needs_no_ability(sentence: str) -> bool:
-    from cards.report import _needs_no_ability as no_ability  # one definition of "needs nothing"
-
     s = " ".join(sentence.lower().split())
-    return not s or no_ability(s)
+    return not s or needs_no_ability(s)  # one definition of "needs nothing"
 
 
 _SYMBOL = re.compile(r"\[\s*[+-]?\d+\s+(?:income|influence|initiative)\s*\]", re.I)

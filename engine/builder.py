@@ -1,7 +1,7 @@
 """Starting games: from decks (SET-01), or from an explicit position (scenarios)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from cards.model import CardDef
@@ -19,6 +19,9 @@ class DeckSpec:
     cards: list[CardDef]
     agenda: CardDef | None = None
     house_card: CardDef | None = None
+    titles: list[CardDef] = field(default_factory=list)
+    """Five Kings titles the player brings: in play in front of them from the start, passed by hand (the
+    rules documents define no title rules; the engine gives a title no rule of its own)."""
 
 
 def house_card_def(house: str) -> CardDef:
@@ -76,6 +79,8 @@ def new_game(decks: dict[str, DeckSpec], *, seed: int = 0, ruleset: str = "lcg",
             b.add_to_pile(name, d, "plot_deck")
         for d in deck.cards:
             b.add_to_pile(name, d, "deck")
+        for d in getattr(deck, "titles", ()):
+            b.add_to_pile(name, d, "in_play")
     st.first_player = st.rng.choice(names)  # SET-01.2: the first player is picked at random
     for p in st.players:
         st.rng.shuffle(p.deck)
@@ -90,9 +95,12 @@ def new_game(decks: dict[str, DeckSpec], *, seed: int = 0, ruleset: str = "lcg",
 
 
 def _deck_keys(deck: DeckSpec) -> dict:
-    return {"house": deck.house, "plots": [d.key for d in deck.plots], "cards": [d.key for d in deck.cards],
+    keys = {"house": deck.house, "plots": [d.key for d in deck.plots], "cards": [d.key for d in deck.cards],
             "agenda": deck.agenda.key if deck.agenda else None,
             "house_card": deck.house_card.key if deck.house_card else None}
+    if getattr(deck, "titles", None):
+        keys["titles"] = [d.key for d in deck.titles]  # only when there are some: older saves stay the same
+    return keys
 
 
 PRACTICE_DECKS = ("stark-practice.txt", "lannister-practice.txt")

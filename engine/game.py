@@ -382,7 +382,8 @@ class Game:
 
     @_derived(None)
     def strength(self, card_id: int) -> int:
-        """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03)."""
+        """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03). A printed
+        X (``strength_x``) with no ability defining it counts as 0 (docs/card-format.md)."""
         base = self.defn(card_id).strength or 0
         mods = sum(e.value for e in self._effects_on(card_id, "strength"))
         constants = self._constants(card_id)

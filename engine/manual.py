@@ -1,7 +1,7 @@
 """Card text by hand: abilities the engine does not automate, used inside the enforced timing.
 
 A card whose text the engine does not play by itself (no ability data, see
-``cards.report``) still has real abilities. ``cards.textlabels`` reads each
+``engine.automation``) still has real abilities. ``cards.textlabels`` reads each
 paragraph's timing from the card's text; this module offers each one exactly
 where the rules let the card be used, and lets its controller carry out the
 effect with **manual effect tools**:
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from cards.textlabels import TextAbility, read_text, triggered_words
 from engine import legality, triggers
+from engine.automation import status  # one definition of what is automated
 from engine.decisions import Decision, Refused
 from engine.state import Effect, smemo
 from engine.wording import article
@@ -70,7 +71,7 @@ _READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _by_hand_paragraphs(d) -> list[TextAbility]:
-    """The paragraphs not automated, as the report says (``cards.report.status``): all of a card
+    """The paragraphs not automated, as the report says (``engine.automation.status``): all of a card
     without ability data; the ones a partial card's data names (all of them when it names none).
     Kept per definition (definitions are immutable)."""
     if not d.text:
@@ -82,8 +83,6 @@ def _by_hand_paragraphs(d) -> list[TextAbility]:
 
 
 def _read_by_hand(d) -> list[TextAbility]:
-    from cards.report import status  # one definition of what is automated
-
     st = status(d)
     if st.automated:
         return []

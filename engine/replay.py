@@ -18,7 +18,7 @@ reaches the same state, checked with ``GameState.digest()``.
 Two kinds of start are known:
 
 - ``new_game`` (and ``practice_game``): ``{"decks": {player: {"house", "plots",
-  "cards", "agenda", "house_card"}}, "seed", "ruleset", "prompt_all", "mode"}``
+  "cards", "agenda", "house_card", "titles" (when any)}}, "seed", "ruleset", "prompt_all", "mode"}``
   with cards named by key. Seat order is the order of ``decks``; a save also
   lists it under ``seats`` so a JSON writer that sorts keys cannot change it.
 - a scenario file: ``{"scenario": path}``. The file is loaded again with the
@@ -95,7 +95,8 @@ def start_from_spec(spec: Mapping, pool: Any, options: Options | None = None) ->
                 plots=[_card(pool, k) for k in ds["plots"]],
                 cards=[_card(pool, k) for k in ds["cards"]],
                 agenda=_card(pool, ds["agenda"]) if ds.get("agenda") else None,
-                house_card=_card(pool, ds["house_card"]) if ds.get("house_card") else None)
+                house_card=_card(pool, ds["house_card"]) if ds.get("house_card") else None,
+                titles=[_card(pool, k) for k in ds.get("titles", [])])
         return new_game(decks, seed=spec.get("seed", 0), ruleset=spec.get("ruleset", "lcg"),
                         options=_options_of(spec, options))
     raise ReplayError(f"unknown kind of setup_spec (keys {sorted(spec)}): expected 'decks' or 'scenario'")

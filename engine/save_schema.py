@@ -98,6 +98,8 @@ def check_setup(setup: Any) -> None:
         if not _keys(deck.get("cards"), MAX_DECK_CARDS):
             raise ReplayError(f"the deck of {name!r}: its cards are not a list of card keys "
                               f"(at most {MAX_DECK_CARDS})")
+        if "titles" in deck and not _keys(deck["titles"], MAX_PLOTS):
+            raise ReplayError(f"the deck of {name!r}: its titles are not a list of card keys (at most {MAX_PLOTS})")
         for key in ("agenda", "house_card"):
             if deck.get(key) is not None and not (isinstance(deck[key], str) and deck[key]):
                 raise ReplayError(f"the deck of {name!r}: its {key} is not a card key")

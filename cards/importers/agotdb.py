@@ -24,8 +24,9 @@ layouts all read, and optional columns may be missing. Required: ``UniversalId``
 - The rules text stays in its language: a French file's text is kept with
   ``text_lang: fr``, unless English rows (the English file) have the same
   ``UniversalId`` — never matched by name.
-- Titles (``Titre``/``Title``, the Five Kings titles) are a card type the engine does not
-  model: reported and skipped, like unknown types in the other importers.
+- Titles (``Titre``/``Title``, the six Five Kings Edition titles) are imported as type ``title``
+  (neutral; their income or influence kept; their text played by hand: the rules documents
+  define no title rules). No deck holds them: the table places and passes them.
 
 ``access-parser`` follows a table definition's chain of pages and a long memo's chain of records
 with no check for a loop: a damaged file that names a page already read would hang the import
@@ -299,9 +300,10 @@ _HOUSES_FR = {h: h.capitalize() for h in HOUSES}
 _TYPES = {
     "personnage": "character", "character": "character", "lieu": "location", "location": "location",
     "attachement": "attachment", "attachment": "attachment", "événement": "event", "evenement": "event",
-    "event": "event", "complot": "plot", "plot": "plot", "agenda": "agenda",
+    "event": "event", "complot": "plot", "plot": "plot", "agenda": "agenda", "titre": "title", "title": "title",
 }
-_NOT_MODELLED_TYPES = {"titre": "title", "title": "title"}
+_NOT_MODELLED_TYPES: dict[str, str] = {}
+"""AGoTDB card types skipped (and reported under ``TYPES_NOT_MODELLED``): none since titles are a type."""
 _YES = {"yes", "oui", "true", "1", "-1"}
 _PRINTING = re.compile(r"^\s*(?P<set>[^()]+?)\s*\((?P<codes>[^()]*)\)\s*$")
 _CODE = re.compile(r"^(?P<letter>[A-Za-z]{0,2})(?P<number>\d+)$")
@@ -509,7 +511,7 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
 
     cost = _int(_column(row, "Cost"))
     if cost is not None:
-        if ctype in ("plot", "agenda"):
+        if ctype in ("plot", "agenda", "title"):
             if cost:
                 report.note(f"a gold cost on a {ctype} (ignored)", ref)
         else:
@@ -519,8 +521,10 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
                 del m["cost"]
     strength = _int(_column(row, "Strength"))
     if ctype == "character":
-        if strength is None or strength < 0:
-            report.note("character STR X or missing (imported as 0)", ref)
+        if strength == -1:
+            strength = "X"  # kept as X, as costs are (the engine counts it as 0 unless an ability defines it)
+        elif strength is None or strength < 0:
+            report.note("character STR missing (imported as 0)", ref)
             strength = 0
         m["strength"] = strength
     elif strength:
@@ -541,7 +545,7 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
         m["crest"] = crests
     for flag in ("Doomed", "Endless"):
         if _yes(_column(row, flag)):
-            if ctype in ("plot", "agenda"):
+            if ctype in ("plot", "agenda", "title"):
                 report.note(f"{flag} on a {ctype} (ignored)", ref)
             else:
                 m[flag.lower()] = True

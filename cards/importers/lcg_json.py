@@ -188,7 +188,9 @@ def _card(rec: Any, index: int, file: str, report: ImportReport) -> CardDef | No
 
     strength = _int(rec.get("strength"))
     if ctype == "character":
-        if strength is None or strength < 0:
+        if str(rec.get("strength")).strip().upper() == "X":
+            strength = "X"  # kept as X, as costs are
+        elif strength is None or strength < 0:
             report.note(f"character STR not understood: {rec.get('strength')!r} (imported as 0)", ref)
             strength = 0
         m["strength"] = strength

@@ -254,7 +254,9 @@ def _card(raw: _Card, index: int, set_name: str, file: str, report: ImportReport
 
     strength = _number(prop("strength"))
     if ctype == "character":
-        if not isinstance(strength, int) or strength < 0:
+        if isinstance(strength, str) and strength.upper() == "X":
+            strength = "X"  # kept as X, as costs are
+        elif not isinstance(strength, int) or strength < 0:
             report.note(f"Strength not understood: {prop('strength')!r} (imported as 0)", ref)
             strength = 0
         m["strength"] = strength

@@ -169,3 +169,43 @@ def parse_keyword_block(text: str) -> KeywordBlock:
                     restrict(found)
     block.deck_houses = tuple(houses)
     return block
+
+
+# --- text that needs no ability data (the automation status reads these: engine.automation) -------
+
+_STATUS_SYMBOL = re.compile(r"\[\s*[+-]?\d+\s+(?:income|influence|initiative)\s*\]", re.I)
+_LIMIT_PER_DECK = re.compile(r"^limit \d+ per (?:plot )?deck$")
+
+
+def text_sentences(text: str) -> list[str]:
+    """The text's sentences, lower case, symbols removed (a line break also ends a sentence)."""
+    out = []
+    for line in (text or "").splitlines():
+        line = _STATUS_SYMBOL.sub(".", line)
+        for piece in line.split("."):
+            s = " ".join(piece.replace("\u2019", "'").split()).lower()
+            if s:
+                out.append(s)
+    return out
+
+
+def needs_no_ability(sentence: str) -> bool:
+    """True when the engine handles ``sentence`` (lower case) without ability data: a keyword it
+    models, a deck restriction, "Limit N per deck", an attachment restriction."""
+    return (normalise_keyword(sentence) is not None or deck_restriction(sentence) is not None
+            or bool(_LIMIT_PER_DECK.match(sentence)) or bool(_ATTACH_ONLY.match(sentence)))
+
+
+def needs_no_abilities(text: str) -> bool:
+    """True when every sentence of ``text`` is handled without ability data (an empty text too)."""
+    return all(needs_no_ability(s) for s in text_sentences(text))
+
+
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs: its non-empty lines, in order (numbered from 1)."""
+    return [line for line in (text or "").splitlines() if line.strip()]
+
+
+def unmodelled_keywords(text: str) -> list[str]:
+    """Keyword-like sentences at the top of ``text`` that the engine does not model."""
+    return list(parse_keyword_block(text or "").unknown)

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from cards.errors import DataError
-from cards.report import needs_no_abilities, unmodelled_keywords
+from cards.importers.textparse import needs_no_abilities, unmodelled_keywords
 from engine.abilities import parse as _parse  # noqa: F401 - loads every word
 from engine.abilities.model import _effect_name
 from engine.abilities.parse import parse_abilities

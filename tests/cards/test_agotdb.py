@@ -126,15 +126,17 @@ def test_era_filter_titles_promos_and_plots():
             row(170241, "Invented Plot", type_="Complot", Set="Anarchie(F241)", House="Neutre", Cost=None,
                 Income=5, Initiative=2, Claim=1, Doomed="Yes")]
     pool, report = agotdb_pool_from_rows(rows, file="x.mdb")
-    assert sorted(c.key for c in pool) == ["agotdb_100001", "agotdb_131014", "agotdb_170241"]
+    assert sorted(c.key for c in pool) == ["agotdb_100001", "agotdb_131014", "agotdb_131349", "agotdb_170241"]
     assert pool.get("agotdb_131014").promo
     plot = pool.get("agotdb_170241")
     assert (plot.income, plot.initiative, plot.claim, plot.doomed) == (5, 2, 1, False)
-    assert report.tallies[TYPES_NOT_MODELLED] == {"title": ["Some Title [agotdb_131349]"]}
-    assert headline(pool, report) == ("3 cards imported (CCG era: Winter Edition to Five Kings Edition; "
+    title = pool.get("agotdb_131349")  # a Five Kings title: its own card type (issue 24)
+    assert (title.type, title.house, title.cost, title.printings) == ("title", (), None, ("ITE F249", "5KE F249"))
+    assert TYPES_NOT_MODELLED not in report.tallies
+    assert headline(pool, report) == ("4 cards imported (CCG era: Winter Edition to Five Kings Edition; "
                                       "1 LCG records skipped — import the LCG JSON for those)")
     everything, report = agotdb_pool_from_rows(rows, era=None)
-    assert len(everything) == 4 and headline(everything, report) == "4 cards imported (every era)"
+    assert len(everything) == 5 and headline(everything, report) == "5 cards imported (every era)"
 
 
 def test_english_text_by_id_never_by_name():
@@ -232,17 +234,18 @@ def fr_import():
 @needs_fr
 def test_real_french_counts_per_set(fr_import):
     pool, report = fr_import
-    titles = [ref for refs in report.tallies[TYPES_NOT_MODELLED].values() for ref in refs]
-    assert len(titles) == 6
+    assert TYPES_NOT_MODELLED not in report.tallies
+    titles = sorted(c.name for c in pool if c.type == "title")
+    assert titles == ["Crown Regent", "Hand of the King", "Lord Commander of the Kingsguard", "Master of Coin",
+                      "Master of Laws", "Master of Whispers"]
+    assert all(any(p.startswith("5KE ") for p in c.printings) for c in pool if c.type == "title")
     per_set = collections.Counter()
     for card in pool:
         for code in {p.split(" ")[0] for p in card.printings}:
             per_set[code] += 1
-    per_set["ITE"] += 6   # the six titles are printed in Iron Throne and Five Kings Editions
-    per_set["5KE"] += 6
-    assert {code: per_set[code] for code in README_COUNTS} == README_COUNTS
+    assert {code: per_set[code] for code in README_COUNTS} == README_COUNTS  # the six titles included
     assert sum(1 for c in pool if c.type == "agenda" and "5KE" in {p.split()[0] for p in c.printings}) == 6
-    assert report.skipped_other_era == 3014 - 1445 and len(pool) == 1445 - 6
+    assert report.skipped_other_era == 3014 - 1445 and len(pool) == 1445
 
 
 def _only_unmodelled_keywords(text: str) -> bool:
@@ -362,7 +365,7 @@ def test_real_winter_starters_say_why_they_are_not_legal(fr_import):
     ("Pas d'attachement sauf les ~Armes~ et les ~Avantages~", "No attachments except Weapon or Boon"),
 ])
 def test_an_unmodelled_keyword_is_kept_and_played_by_hand(french, english):
-    from cards.report import status
+    from engine.automation import status
 
     # no other text: the card counted as automated with nothing left to play (e.g. Hired Swords)
     pool, report = agotdb_pool_from_rows([row(100007, "Invented Sellsword", Keywords=f"Tueur. {french}.",
@@ -389,7 +392,7 @@ def test_an_unmodelled_keyword_is_found_by_the_keyword_search():
 
 @needs_fr
 def test_real_unmodelled_keywords_are_all_kept_and_none_counts_as_automated(fr_import):
-    from cards.report import status
+    from engine.automation import status
 
     pool, report = fr_import
     kept = {ref: word for word, refs in report.tallies[agotdb.KEYWORDS_NOT_UNDERSTOOD].items() for ref in refs}
@@ -449,3 +452,77 @@ def test_a_database_with_a_loop_is_refused_in_one_line(tmp_path, damage):
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
         f"error: {path}: cannot read this Access database: {DAMAGES[damage]} ({agotdb.DAMAGED_HINT})"]
+
+
+# --- STR X (issue 24) --------------------------------------------------------------------------------
+
+
+def test_str_x_is_kept_as_x_through_the_model_the_cache_show_search_and_deck_statistics():
+    from types import SimpleNamespace
+
+    from cards.deckstats import deck_stats
+    from cards.pool import describe
+    from cards.schema import card_from_mapping, card_to_mapping
+    from cards.search import card_line, search
+
+    pool, report = agotdb_pool_from_rows([row(170064, "Invented Schemer", Cost=-1, Strength=-1, Intrigue="Yes"),
+                                          row(170065, "Invented Guard", Strength=3)])
+    schemer = pool.get("agotdb_170064")
+    assert schemer.strength_x and schemer.strength == 0 and schemer.cost_x
+    assert not any("STR" in line for line in report.lines())  # kept, not reported as flattened
+    assert not pool.get("agotdb_170065").strength_x
+    again = card_from_mapping(card_to_mapping(schemer))  # the pool cache's round trip
+    assert card_to_mapping(schemer)["strength"] == "X" and again.strength_x and again.strength == 0
+    assert "  strength:    X" in describe(schemer)
+    assert "STR X" in card_line(schemer)
+    assert [c.name for c in search(pool, "str:x")] == ["Invented Schemer"]
+    assert [c.name for c in search(pool, "str>=0")] == ["Invented Guard"]  # X is no number
+    st = deck_stats(SimpleNamespace(house="stark", plots=[], cards=[schemer, pool.get("agotdb_170065")]))
+    assert st.strength_by_icon["intrigue"] == {"X": 1} and st.strength_by_icon["military"] == {"X": 1, 3: 1}
+
+
+def test_a_card_file_may_write_strength_x():
+    from cards.schema import card_from_mapping
+
+    card = card_from_mapping({"name": "Invented Schemer", "type": "character", "cost": 1, "strength": "x"})
+    assert card.strength_x and card.strength == 0
+    with pytest.raises(DataError, match="strength"):
+        card_from_mapping({"name": "Invented Schemer", "type": "character", "cost": 1, "strength": "Y"})
+
+
+@needs_fr
+def test_real_str_x_characters_keep_x(fr_import):
+    pool, _ = fr_import
+    for uid, name in ((140015, "Sister of Fire"), (170064, "Lady of Schemes")):
+        card = pool.get(f"agotdb_{uid}")
+        assert card.name == name and card.strength_x and card.strength == 0
+
+
+# --- Five Kings Edition titles (issue 24) -----------------------------------------------------------
+
+
+def test_a_written_database_with_a_title_imports_it_as_a_title_and_a_deck_brings_it(tmp_path):
+    from mdb_writer import agotdb_mdb
+
+    from cards.deck import check_deck, format_deck, parse_deck_text
+
+    rows = INVENTED_ROWS + [{"UniversalId": 131354, "OriginalName": "Invented Title", "Name": "Titre inventé",
+                             "Type": "Titre", "House": "Neutre", "Set": "Royale(F254) / Anarchie(F254)",
+                             "Keywords": None, "Text": "Texte inventé."}]
+    path = tmp_path / "AGoT - FR.mdb"
+    path.write_bytes(agotdb_mdb(rows))
+    pool, report = agotdb.import_agotdb(path)
+    title = pool.get("agotdb_131354")
+    assert (title.type, title.house, title.cost, title.text, title.abilities) == \
+        ("title", (), None, "Texte inventé.", ())
+    assert not report.tallies.get(TYPES_NOT_MODELLED)
+    text = "Deck: x\nHouse: Greyjoy\nCharacters:\n3x Invented Reaver\nTitles:\n1x Invented Title\n"
+    deck = parse_deck_text(text, pool)
+    assert deck.titles == [title] and title not in deck.cards
+    assert not [p for p in check_deck(deck, casual=True) if p.card is title]  # no deck rule counts a title
+    for fmt in ("text", "o8d", "builder"):
+        assert parse_deck_text(format_deck(deck, fmt), pool).titles == [title], fmt
+    with pytest.raises(DataError, match="cannot go in the House deck"):
+        parse_deck_text("House: Greyjoy\nCharacters:\n1x Invented Title\n", pool)
+    with pytest.raises(DataError, match="a title is brought once"):
+        parse_deck_text("House: Greyjoy\nTitles:\n2x Invented Title\n", pool)

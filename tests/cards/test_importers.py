@@ -320,7 +320,7 @@ def test_octgn_liberal_values():
 
 
 def test_octgn_keywords_property_the_text_lacks_is_kept():
-    from cards.report import status
+    from engine.automation import status
 
     xml = """<?xml version="1.0" encoding="utf-8"?>
 <set name="Loose"><cards>

@@ -294,27 +294,27 @@ def _line(lines: list[str], field: str) -> str:
 
 def test_show_agrees_with_the_report_on_cards_without_abilities():
     from cards.pool import describe
-    from cards.report import status
+    from engine.automation import status
 
     keyword_only = CardDef(key="t1", name="Invented Brute", type="character", strength=2,
                            keywords=("deadly",), text="Deadly. House Stark only.")
     worded = CardDef(key="t2", name="Invented Talker", type="character", strength=1,
                      text="Invented: draw a card whenever it rains.")
     assert status(keyword_only).automated and not status(worded).automated
-    lines = describe(keyword_only)
+    lines = describe(keyword_only, status)
     assert _line(lines, "abilities") == "none needed"  # was "none yet (text only)"
     assert _line(lines, "played").startswith("automated")
-    lines = describe(worded)
+    lines = describe(worded, status)
     assert _line(lines, "abilities") == "none yet (text only)"
     assert _line(lines, "played").startswith("by hand")
 
 
 def test_show_and_the_report_agree_on_every_practice_card():
     from cards.pool import describe
-    from cards.report import status
+    from engine.automation import status
 
     for card in practice_pool():
-        lines = describe(card)
+        lines = describe(card, status)
         assert _line(lines, "played").startswith("automated") == status(card).automated, card.key
         assert (_line(lines, "abilities") == "none yet (text only)") == (
             not card.abilities and not status(card).automated), card.key
@@ -415,8 +415,8 @@ def test_readme_order_lcg_json_then_ccg_mdb_keeps_both(lcg_json):
     import_pool(lcg_json)
     import_pool(FR_MDB)
     pool = imported_pool()
-    assert sum(c.key.startswith("agotdb_") for c in pool) == 1439
-    assert len(pool) - 1439 == 1988
+    assert sum(c.key.startswith("agotdb_") for c in pool) == 1445
+    assert len(pool) - 1445 == 1988
 
 
 def test_readme_order_with_small_files_keeps_both(tmp_path):

@@ -10,6 +10,7 @@ from cards import pool as poolmod
 from cards.model import CardDef, CardPool
 from cards.pool import practice_pool
 from cards.search import MAX_DEPTH, QueryError, compile_query, printable, search
+from engine.automation import card_status
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,11 +99,18 @@ def test_queries(query, expected):
 
 def test_automation_status_terms():
     pool = practice_pool()
-    automated = search(pool, "auto:yes")
-    by_hand = search(pool, "auto:no") + search(pool, "auto:partial")
+    automated = search(pool, "auto:yes", card_status)
+    by_hand = search(pool, "auto:no", card_status) + search(pool, "auto:partial", card_status)
     assert automated and len(automated) + len(by_hand) == len(pool)
     assert {c.key for c in automated}.isdisjoint({c.key for c in by_hand})
-    assert search(pool, "is:automated") == automated
+    assert search(pool, "is:automated", card_status) == automated
+
+
+@pytest.mark.parametrize("query", ["auto:yes", "is:manual", "t:character -is:partial"])
+def test_status_terms_without_the_engines_status_are_refused(query):
+    """cards/ does not import the engine: the status comes from the caller, or the term is refused."""
+    with pytest.raises(QueryError, match="does not know how the engine plays cards"):
+        compile_query(query)
 
 
 @pytest.mark.parametrize("query, position, words", [

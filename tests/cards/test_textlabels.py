@@ -204,7 +204,7 @@ def test_empty_and_markup():
 @pytest.mark.skipif(not LCG_JSON.is_file(), reason=f"{LCG_JSON} is not present")
 def test_every_by_hand_lcg_card_yields_an_ability(capsys):
     from cards.pool import load_pool
-    from cards.report import MANUAL, classify
+    from engine.automation import MANUAL, classify
 
     pool = load_pool(LCG_JSON)
     kinds: Counter = Counter()

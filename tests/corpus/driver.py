@@ -48,7 +48,7 @@ def _preload() -> None:
     import app.session  # noqa: F401
     import cards.deck  # noqa: F401
     import cards.pool  # noqa: F401
-    import cards.report  # noqa: F401
+    import engine.automation  # noqa: F401
     import engine.replay  # noqa: F401
     import engine.scenario  # noqa: F401
     import engine.tutorial  # noqa: F401
@@ -93,11 +93,15 @@ def _entry(command: str):
     from cards.files import run_command
 
     if command == "pool":
-        from cards.pool import main
+        from cards.pool import main as pool_main
+        from engine.automation import card_status, status
+
+        def main():
+            return pool_main(status=status, card_status=card_status)
     elif command == "deck":
         from cards.deck import main
     elif command == "report":
-        from cards.report import main
+        from engine.automation import main
     elif command == "scenario":
         from engine.scenario import main
     elif command == "maester":

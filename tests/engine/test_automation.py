@@ -1,4 +1,4 @@
-"""python -m cards.report: automated cards per set (invented cards, and the real LCG JSON)."""
+"""engine.automation and python -m cards.report: automated cards per set (invented cards, and the real LCG JSON)."""
 import os
 import re
 import subprocess
@@ -9,8 +9,8 @@ import pytest
 
 from cards import pool as poolmod
 from cards.model import CardDef, CardPool
-from cards.report import (DECLARATIVE, MANUAL, NONE_NEEDED, PARTIAL, SCRIPTED, build_report, classify, main,
-                          needs_no_abilities, status, unmodelled_keywords)
+from cards.importers.textparse import needs_no_abilities, unmodelled_keywords
+from engine.automation import DECLARATIVE, MANUAL, NONE_NEEDED, PARTIAL, SCRIPTED, build_report, classify, main, status
 
 ROOT = Path(__file__).resolve().parents[2]
 LAST_LINE = re.compile(r"^automated: (\d+) of (\d+) cards; partial: (\d+); not automated: (\d+)$")
