@@ -102,7 +102,14 @@ class NetBot:
         are in the game's history (returns None)."""
         c = self.client
         loop = asyncio.get_running_loop()
+        seen_reconnects, snaps = c.reconnects, c.snapshots
         while self.answered < max_answers:
+            if c.reconnects != seen_reconnects or not c.connected:  # wait for the fresh view after a resume
+                await c.wait_connected(timeout)
+                while c.snapshots == snaps:
+                    await c.next_event(timeout)
+                seen_reconnects = c.reconnects
+            snaps = c.snapshots
             v = c.view
             if v is not None and v.status in ("over", "ended", "broken"):
                 return v.winner or v.status
@@ -126,9 +133,6 @@ class NetBot:
                 self.answered += 1
                 break
             while c.view is not None and c.view.at == at and c.decision is not None and c.decision.at == at \
-                    and c.connected:
+                    and c.connected and c.reconnects == seen_reconnects:
                 await c.next_event(timeout)  # the view after the answer
-            if not c.connected:
-                await c.wait_connected(timeout)
-                await c.next_event(timeout)
         return None

@@ -70,6 +70,8 @@ class Client:
         self.chat: list[ChatLine] = []
         self.events: asyncio.Queue = asyncio.Queue()
         self.reconnects = 0
+        self.snapshots = 0
+        """Snapshots received (a client that reconnected waits for the next one before reading ``view``)."""
         self._ws = None
         self._refs = itertools.count(1)
         self._waiting: dict[int, asyncio.Future] = {}
@@ -150,6 +152,7 @@ class Client:
             if msg.token:
                 self.token = msg.token
         if isinstance(msg, Snapshot):
+            self.snapshots += 1
             self.last_seq = msg.seq
             self.view, self.defs, self.log = msg.view, dict(msg.view.defs), list(msg.view.log)
             self.chat = list(msg.chat)

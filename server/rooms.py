@@ -234,6 +234,8 @@ class Room:
         """Run the automatic answers, store every answer from ``first`` on (before anything is sent), and
         send each viewer its event. Returns the new ``seq``."""
         g = self.game
+        if g is not None:
+            self.auto.extend([False] * (len(g.history) - len(self.auto)))  # the person's own answer
         if g is not None and self.status == "playing":
             self.run_auto()
             if isinstance(g.advance(), GameOver):
