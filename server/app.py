@@ -83,7 +83,7 @@ class Conn:
         self.seat: str | None = None
         self.sent_keys: set[str] = set()
         self.out: asyncio.Queue = asyncio.Queue()
-        self.tokens = BURST
+        self.tokens = server.burst
         self.last = time.monotonic()
         self.flood = 0
         self.closed = False
@@ -105,7 +105,7 @@ class Conn:
 
     def allow(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.last) * RATE)
+        self.tokens = min(self.server.burst, self.tokens + (now - self.last) * self.server.rate)
         self.last = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -139,6 +139,7 @@ class Server:
         self.presence_every = presence_every
         self.draining = draining
         """No new games are created (an upgrade drains the process: docs/server.md)."""
+        self.rate, self.burst = RATE, BURST
         self.rooms: dict[str, Room] = {}
         self.conns: set[Conn] = set()
         self.engine_version = engine_version()

@@ -339,7 +339,7 @@ def _ref_of(frame: bytes) -> int | None:
     """The ``ref`` of a frame that did not decode, when it has a plain one (so the error can name it)."""
     try:
         raw = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError, ValueError):
         return None
     ref = raw.get("ref") if isinstance(raw, dict) else None
     return ref if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < 2**31 else None

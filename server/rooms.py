@@ -183,8 +183,10 @@ class Room:
                                f"to the same digest")
             self.store.update(self.id, engine=self.server.engine_version,
                               cards_hash=self.server.cards_hash(self.spec))
-        if self.status == "playing":
-            self._after_change(len(game.history))  # answers a computer owed when the server stopped
+        d = game.advance()
+        if self.status == "playing" and not isinstance(d, GameOver) and (self.seat(d.player).computer or
+                                                                          not self.asks(d)):
+            self._after_change(len(game.history))  # answers the server owed when it stopped
 
     def _broken(self, why: str) -> None:
         self.problem = why
