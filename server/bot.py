@@ -136,3 +136,53 @@ class NetBot:
                     and c.connected and c.reconnects == seen_reconnects:
                 await c.next_event(timeout)  # the view after the answer
         return None
+
+
+async def _main(args) -> int:
+    from server.client import SeatSpec
+
+    c = Client(args.url)
+    await c.connect()
+    try:
+        if args.join:
+            me = await c.join(args.join, deck=args.deck)
+        else:
+            seats = [SeatSpec(args.name, args.deck or "practice:stark"),
+                     SeatSpec("Computer" if args.computer else "Guest", "practice:lannister",
+                              computer=args.computer)]
+            me = await c.create(seats)
+            if not args.computer:
+                print(f"invite code: {me.invite}  (the other player: python -m server.bot {args.url} "
+                      f"--join {me.invite})", flush=True)
+        print(f"seat {me.seat}, token {me.token} (keep it to come back)", flush=True)
+        winner = await NetBot(c, args.seed).play(timeout=3600)
+        print(f"game over: {winner}")
+    except (ServerError, AnswerRefused) as err:
+        print(f"the server refused: {err}")
+        return 1
+    finally:
+        await c.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m server.bot",
+                                 description="Play a seat on a Maester server with the random computer player.")
+    ap.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765")
+    ap.add_argument("--join", metavar="INVITE", help="take a seat of this game (else create one)")
+    ap.add_argument("--deck", help="practice:stark, practice:lannister (a deck list's text: use the client library)")
+    ap.add_argument("--name", default="Bot")
+    ap.add_argument("--computer", metavar="LEVEL", help="create the game against a computer seat of this level")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    try:
+        return asyncio.run(_main(args))
+    except (OSError, asyncio.TimeoutError) as err:
+        print(f"cannot reach {args.url}: {err}")
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
