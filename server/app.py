@@ -207,11 +207,21 @@ class Server:
         return r
 
     def reload(self, room: Room) -> None:
-        """Drop a room's memory (storage failed mid-command): its next use loads it from storage."""
+        """Drop a room's memory (storage or our code failed mid-command) and load it again from storage;
+        its connections get a fresh snapshot."""
         self.rooms.pop(room.id, None)
-        for c in list(room.conns):
-            c.room = None
+        conns = list(room.conns)
         room.conns.clear()
+        try:
+            fresh = self.room(room.id)
+        except Exception:  # noqa: BLE001 - storage unreadable now: the clients resume later
+            log.exception("game %s could not be loaded again", room.id)
+            fresh = None
+        for c in conns:
+            c.room = fresh
+            if fresh is not None:
+                fresh.conns.add(c)
+                c.snapshot(fresh)
 
     def load_all(self) -> None:
         """Load (replay and check) every game still waiting or playing: done at start, so a game whose

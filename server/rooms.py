@@ -31,6 +31,7 @@ from engine.advise import free_move
 from engine.ai import make_player
 from engine.decisions import GameOver, Refused
 from engine.game import Game, Options
+from engine.visibility import visible_cards
 from engine.replay import ReplayError, _decode, _encode, apply_history, start_from_spec
 from server import protocol as P
 from server.views import UnknownCard, Viewer, card_def, map_answer, map_move
@@ -255,7 +256,8 @@ class Room:
             d = g.advance()
             self.digest = self.fresh_digest()
             fields.update(answers=len(g.history), digest=self.digest, round=st.round, phase=st.phase,
-                          waiting=[d.player] if d is not None and not isinstance(d, GameOver) else [])
+                          waiting=[d.player] if self.status == "playing" and d is not None
+                          and not isinstance(d, GameOver) else [])
         try:
             self.store.append(self.id, first, entries, **fields)
         except Exception:
@@ -274,11 +276,20 @@ class Room:
         return self.game
 
     def _translate(self, seat: str, value: dict, mapper: Callable) -> tuple[dict, dict[int, Any]]:
+        """``value`` with the seat's view ids turned into engine ids. A card the seat may not see is refused
+        with one message whatever it is (unless its decision offers it as a choice), so refusals cannot be
+        used to probe hidden cards."""
         viewer = self.viewer(seat)
         used: dict[int, Any] = {}
+        g = self.game
+        seen = None if viewer.unsafe else visible_cards(g, seat)
+        d = g.advance()
+        offered = set(d.choices) if not isinstance(d, GameOver) and d.player == seat else set()
 
         def f(vid):
             eid = viewer.to_engine(vid)
+            if seen is not None and eid not in seen and eid not in offered:
+                raise UnknownCard(vid, hidden=True)
             used[eid] = vid
             return eid
         try:
@@ -496,7 +507,7 @@ class Room:
                 warnings = [v.scrub(w) for w in g.warnings]
         view = P.View(at=len(g.history) if g else 0, status=self.status, seats=self.seat_infos(), state=state,
                       log=log, log_start=start, decision=decision, waiting_for=waiting, winner=self.winner,
-                      reason=self.reason or self.problem, undo_asked_by=self.undo["by"] if self.undo else None,
+                      reason=v.scrub(self.reason or self.problem or "") or None, undo_asked_by=self.undo["by"] if self.undo else None,
                       warnings=warnings, you=seat)
         self.views[key] = ((self.seq, self.log_sent), view, keys)
         return view, keys

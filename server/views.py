@@ -79,8 +79,8 @@ _UNKNOWN = object()
 class UnknownCard(Exception):
     """An answer names a view id the seat was never sent (or that no longer means a card)."""
 
-    def __init__(self, vid: Any):
-        super().__init__(f"there is no card {vid} on your table")
+    def __init__(self, vid: Any, hidden: bool = False):
+        super().__init__(f"card {vid}: you cannot see that card" if hidden else f"there is no card {vid} on your table")
 
 
 def card_def(d) -> dict:

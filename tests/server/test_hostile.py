@@ -125,6 +125,18 @@ def test_over_100_hostile_messages_are_answered_and_change_nothing(tmp_path):
                     assert _state(srv, room) == before, (role, frame[:200], reply)
                     kinds[type(reply).__name__] = kinds.get(type(reply).__name__, 0) + 1
                     count += 1
+            # ids of cards the seat may not see (the other's hand) get one answer, whatever the card is
+            c = conns["asked"]
+            st = c.view.state
+            hidden = [x for p in st["players"] if p["name"] != pending for x in p["hand"]]
+            assert hidden and all(st["cards"][str(x)]["key"] == "hidden" for x in hidden)
+            for x in hidden[:3]:
+                for answer in ({"setup": [x]}, {"marshal": x}, {"choose": [x]}, {"defend": [x]}):
+                    await c.send_raw(json.dumps({"t": "answer", "answer": answer}))
+                    reply = await _reply(c)
+                    assert isinstance(reply, P.Refused) and reply.message == f"card {x}: you cannot see that card"
+                    assert _state(srv, room) == before
+                    count += 1
             assert count >= 100, count
             assert kinds.get("Error", 0) > 50 and kinds.get("Refused", 0) > 20, kinds
 
