@@ -198,3 +198,49 @@ def test_tls_with_cert_and_key(tmp_path):
         task.cancel()
         srv.store.close()
     run(main(), 60)
+
+
+def test_online_prompts_follow_the_stop_settings_never_whether_a_seat_has_a_play(tmp_path):
+    """Alice keeps the default stops (asked in every response and save window, legal play or not); Bob
+    stops only in marshalling. What each is asked is recorded from the frames the server sends."""
+    from server.bot import NetBot
+    from server_helpers import QUIET
+
+    asked: dict = {"Alice": [], "Bob": []}
+
+    def hook(conn, data):
+        m = P.decode_server(data)
+        v = getattr(m, "view", None)
+        if v is not None and v.decision is not None and conn.seat in asked:
+            asked[conn.seat].append((v.decision.kind, v.state["phase"], len(v.decision.options), v.decision.at))
+
+    async def main():
+        async with local_server(tmp_path, frame_hook=hook) as (srv, url):
+            a, b = await two_seats(url)
+            await b.set_stops(QUIET)
+            await asyncio.gather(NetBot(a, 3, rebuild=False).play(stop_at=250),
+                                 NetBot(b, 4, rebuild=False).play(stop_at=250))
+            for x in (a, b):
+                await x.close()
+    run(main(), 120)
+    bob = set(asked["Bob"])
+    assert bob and not [x for x in bob if x[0] in ("response", "save_cancel")]
+    assert not [x for x in bob if x[0] == "action" and x[1] != "marshalling"]
+    alice_empty = [x for x in set(asked["Alice"]) if x[0] in ("response", "save_cancel") and x[2] == 0]
+    assert alice_empty  # asked although passing was all she could do: the prompt tells nobody anything
+
+
+def test_advise_mode_takes_free_moves(tmp_path):
+    async def main():
+        async with local_server(tmp_path) as (srv, url):
+            a, b = await two_seats(url, mode="advise")
+            room = srv.rooms[a.game]
+            n = len(room.game.history)
+            hand = len(room.game.state.player("Alice").hand)
+            await a.free_move({"draw": "Alice", "count": 1})
+            assert len(room.game.history) == n + 1 and room.game.history[-1] == ("Alice", {"free": {"draw": "Alice", "count": 1}})
+            assert len(room.game.state.player("Alice").hand) == hand + 1
+            await _wait(b, lambda: b.view.at == n + 1)
+            for x in (a, b):
+                await x.close()
+    run(main(), 60)
