@@ -40,8 +40,10 @@ OPTIONAL_KINDS = ("action", "response", "save_cancel")
 MAX_AUTO = 50_000
 """Automatic answers in a row (passes, computer answers) before the server stops and reports."""
 RULE_ID = re.compile(r"\b([A-Z]{2,4}-\d{2}[a-z]?)\b")
-STRONG_BUDGET = 0.3
-"""Seconds a ``strong`` computer seat thinks per decision (it runs in the server's loop)."""
+STRONG_ROLLOUTS = 5
+"""Rollouts a ``strong`` computer seat plays per decision (its answer depends only on its view and seed; it runs
+in the server's loop, so a search that passes ``STRONG_TIME_LIMIT`` seconds is dropped for the rules of thumb)."""
+STRONG_TIME_LIMIT = 1.0
 
 
 def hash_token(token: str) -> str:
@@ -199,7 +201,8 @@ class Room:
             s.player = None
             if s.computer:
                 s.player = make_player(s.computer, seed=int(hashlib.sha256(f"{self.id}/{s.idx}".encode())
-                                                             .hexdigest()[:8], 16), budget=STRONG_BUDGET)
+                                                             .hexdigest()[:8], 16),
+                                       rollouts=STRONG_ROLLOUTS, time_limit=STRONG_TIME_LIMIT)
 
     # -- the automatic answers --------------------------------------------------------------------------
     def asks(self, d) -> bool:
