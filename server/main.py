@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--key", type=Path, help="TLS private key (PEM)")
     ap.add_argument("--sync", choices=("normal", "full"), default="normal",
                     help="SQLite synchronous mode: normal survives a killed process, full also a power cut")
+    ap.add_argument("--store", metavar="URL", help="postgresql://user@host:port/database: a PostgreSQL database "
+                                                   "shared by several server processes (default: SQLite in --data)")
     ap.add_argument("--drain", action="store_true", help="take no new games (upgrades: docs/server.md)")
     ap.add_argument("--check", action="store_true", help="replay every stored game, report, and exit")
     args = ap.parse_args(argv)
@@ -45,8 +47,15 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ssl.SSLError) as err:
             print(f"maester-server: cannot load the certificate/key: {err}", file=sys.stderr)
             return 2
+    from server.store import StoreError, open_store
+
     try:
-        server = Server(data, sync=args.sync, draining=args.drain)
+        store = open_store(args.store, data, sync=args.sync) if args.store else None
+    except StoreError as err:
+        print(f"maester-server: {err}", file=sys.stderr)
+        return 2
+    try:
+        server = Server(data, store=store, sync=args.sync, draining=args.drain)
     except Exception as err:  # noqa: BLE001 - one line, no traceback
         print(f"maester-server: cannot open the data folder {data}: {err}", file=sys.stderr)
         return 2

@@ -8,10 +8,10 @@ acknowledging it, so a server killed at any moment restarts with every acknowled
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the process being
 killed (kill -9); a power cut may lose the last few (``--sync full`` keeps them too, slower).
 
-A PostgreSQL backend would implement the same methods on the same four tables (``games``, ``seats``,
-``answers``, ``chat``; ``TEXT``/``BIGINT``/``JSONB`` columns), each method one transaction, with
+The PostgreSQL backend (``server/store_pg.py``, ``--store postgresql://...``) implements the same methods
+on the same four tables (``games``, ``seats``, ``answers``, ``chat``), each method one transaction, with
 ``SELECT ... FOR UPDATE`` on the game row in ``append``/``truncate`` so two server processes never write
-one game (docs/server.md, "Growing past one machine").
+one game (docs/server.md, "The PostgreSQL store"). ``open_store`` picks the backend.
 """
 from __future__ import annotations
 
@@ -200,3 +200,16 @@ class SQLiteStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def open_store(url: str | None, data_dir: str | Path, *, sync: str = "normal") -> Store:
+    """The store ``--store`` names: none, the SQLite file in the data folder; ``postgresql://...``, the
+    PostgreSQL backend. Raises ``StoreError`` with a one-line reason."""
+    if not url:
+        return SQLiteStore(Path(data_dir) / "games.sqlite3", sync=sync)
+    if url.startswith(("postgresql://", "postgres://")):
+        from server.store_pg import PostgresStore
+
+        return PostgresStore(url)
+    raise StoreError(f"unknown store {url.split('://')[0]!r}: use postgresql://user@host:port/database, "
+                     f"or leave --store out for SQLite in the data folder")
