@@ -1,0 +1,196 @@
+"""Two tables play online against one real server on loopback (a subprocess, so it can be killed with
+SIGKILL): hosting, joining with the invite code, answers sent from each table through its controller (the
+path the prompt bar's buttons take), a server killed mid-game and restarted (both tables come back on
+their own, nothing lost), "Bob is away" and a resume from "My online games", to game over."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("websockets")
+pytest.importorskip("msgspec")
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app import online_dialogs as od  # noqa: E402
+from app.online import SeatBook, parse_target  # noqa: E402
+from app.window import TableWindow  # noqa: E402
+from engine.players import RandomPlayer  # noqa: E402
+from server.protocol import SeatSpec  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 30_000  # ms: a bound on every wait (a hang fails the test, it never blocks)
+
+
+class Server:
+    """``python -m server`` on a free loopback port, in a subprocess."""
+
+    def __init__(self, data: Path):
+        self.data, self.proc = data, None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), MAESTER_HOME=str(self.data / "home"))
+        self.proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(self.port), "--data",
+                                      str(self.data)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()
+        assert "listening on port" in line, f"the server did not start: {line!r}"
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "server")
+    srv.data.mkdir()
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def window(qtbot) -> TableWindow:
+    w = TableWindow(computer_delay_ms=0)
+    qtbot.addWidget(w)
+    w.ask = lambda title, question: True
+    return w
+
+
+class Seat:
+    """Answers one table's decisions as a player would: a computer player picks the answer from what the
+    table shows (its view game and decision), and the table's controller sends it (``submit``, as every
+    prompt bar button does); a refused answer is followed by the next candidate."""
+
+    def __init__(self, w: TableWindow, seed: int):
+        self.w, self.player, self.tried = w, RandomPlayer(seed, pass_bias=0.4), {}
+        self.refusals = 0
+        self.sent = 0
+
+    def step(self) -> None:
+        ctl = self.w.controller
+        if not ctl.my_turn() or ctl._sent_at is not None:
+            return
+        d, at = ctl.decision, ctl.view.at
+        n = self.tried.get(at, 0)
+        if n:
+            self.refusals += 1
+        self.tried[at] = n + 1
+        try:
+            found = self.player.candidates(ctl.game, d)
+        except Exception:  # noqa: BLE001 - a view lacks something the random player reads
+            found = []
+        found = found[:20] + ([{"pass": True}] if d.can_pass else []) + list(d.options)
+        if d.kind == "defend":
+            found.append({"defend": []})
+        if d.kind == "choose":
+            found.append({"choose": list(d.choices[:d.min_count])})
+        assert n < len(found), f"no answer accepted for {d.kind}: {d.prompt} ({ctl.last_message})"
+        ctl.selection.clear()
+        assert ctl.submit(found[n])
+        self.sent += 1
+
+
+def over(w: TableWindow) -> bool:
+    return w.online is not None and w.online.view is not None and w.online.view.status in ("over", "ended")
+
+
+def play(qtbot, seats, until, limit_s: float = 150.0) -> None:
+    deadline = time.monotonic() + limit_s
+    while not until():
+        assert time.monotonic() < deadline, "the online game did not get there in time"
+        for s in seats:
+            s.step()
+        qtbot.wait(5)
+
+
+def test_two_tables_play_online_through_a_server_kill_to_game_over(qtbot, server):
+    a, b = window(qtbot), window(qtbot)
+    host = od.host(a, server.url, [SeatSpec(name="Alice", deck="practice:stark"),
+                                   SeatSpec(name="Bob", deck="practice:lannister")],
+                   {"title": "Online test", "my_seat": 0})
+    qtbot.waitUntil(lambda: host.invite is not None, timeout=WAIT)
+    assert a.online is None  # the table opens when every seat is taken
+    assert "invite code " + host.invite in a.online_label().text()
+    assert SeatBook().find(host.token).title == "Online test"  # the token is kept in the user's data folder
+
+    guest = od.join(b, *parse_target(f"{server.url}/{host.invite}"))
+    qtbot.waitUntil(lambda: a.online is host and b.online is guest, timeout=WAIT)
+    assert a.controller.my_seat == "Alice" and b.controller.my_seat == "Bob"
+    # each table shows its own hand face up and the other's as a pile of backs (the server's views)
+    ga, gb = a.controller.game, b.controller.game
+    assert all(c.key != "hidden" for c in ga.state.cards.values() if c.zone == "hand" and c.owner == "Alice")
+    assert all(c.key == "hidden" for c in ga.state.cards.values() if c.zone == "hand" and c.owner == "Bob")
+    assert all(c.key == "hidden" for c in gb.state.cards.values() if c.zone == "hand" and c.owner == "Alice")
+
+    for w in (a, b):
+        w.controller.set_stops("never")  # optional windows are passed by the server: fewer round trips
+    seats = Seat(a, 1), Seat(b, 2)
+
+    # a refused answer comes back to the prompt bar with its rule, and nothing changes
+    play(qtbot, seats, lambda: any(s.w.controller.my_turn() and s.w.controller.decision.kind == "plot"
+                                   for s in seats))
+    s = next(s for s in seats if s.w.controller.my_turn() and s.w.controller.decision.kind == "plot")
+    ctl, at = s.w.controller, s.w.controller.view.at
+    hand = next(cid for cid, c in ctl.game.state.cards.items() if c.zone == "hand" and c.owner == ctl.my_seat)
+    ctl.say("", "info")
+    assert ctl.submit({"marshal": hand})  # sent; the server's engine refuses it: not a plot
+    qtbot.waitUntil(lambda: ctl.last_message[1] == "refused", timeout=WAIT)
+    assert ctl.view.at == at and ctl.decision.kind == "plot"
+    assert s.w.prompt.msg.text() == ctl.last_message[0] and "not a way to answer" in ctl.last_message[0]
+
+    play(qtbot, seats, lambda: a.controller.view.at >= 80)
+    at = a.controller.view.at
+    server.kill9()
+    qtbot.waitUntil(lambda: "reconnecting" in a.online_label().text() and "reconnecting" in
+                    b.online_label().text(), timeout=WAIT)
+    server.start()  # the same port: both tables reconnect on their own, with their tokens
+    qtbot.waitUntil(lambda: "Reconnected" in a.online_label().text() and "Reconnected" in
+                    b.online_label().text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: a.controller.view.at >= at and b.controller.view.at >= at, timeout=WAIT)
+    assert a.controller.view.at == b.controller.view.at  # nothing lost: the game went on from where it was
+
+    play(qtbot, seats, lambda: over(a) and over(b))
+    assert a.controller.result.winner == b.controller.result.winner != "nobody"
+    qtbot.waitUntil(lambda: a.game_over_dialog is not None and b.game_over_dialog is not None, timeout=WAIT)
+    assert a.game_over_dialog.title.text() == b.game_over_dialog.title.text()
+    assert sum(s.sent for s in seats) > 50
+
+
+def test_away_and_back_from_my_online_games(qtbot, server):
+    a, b = window(qtbot), window(qtbot)
+    host = od.host(a, server.url, [SeatSpec(name="Alice", deck="practice:stark"),
+                                   SeatSpec(name="Bob", deck="practice:lannister")], {"my_seat": 0})
+    qtbot.waitUntil(lambda: host.invite is not None, timeout=WAIT)
+    od.join(b, server.url, host.invite)
+    qtbot.waitUntil(lambda: a.online is not None and b.online is not None, timeout=WAIT)
+    bob = b.online.token
+
+    b.leave_online()  # Bob closes his table: Alice sees him away, his seat waits
+    qtbot.waitUntil(lambda: "Bob is away" in a.online_label().text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Bob is away" in a.controller.last_message[0], timeout=WAIT)  # the prompt bar
+
+    dialog = od.my_games(b)  # Bob comes back from "My online games" with the token his table kept
+    qtbot.waitUntil(lambda: bob in dialog.entries, timeout=WAIT)
+    assert dialog.where(SeatBook().find(bob)).startswith(("WAITING FOR YOU", "waiting for"))
+    dialog.open_row(dialog.row_tokens.index(bob))
+    qtbot.waitUntil(lambda: b.online is not None and b.controller.my_seat == "Bob", timeout=WAIT)
+    qtbot.waitUntil(lambda: "Bob is back" in a.controller.last_message[0] and "away" not in
+                    a.online_label().text(), timeout=WAIT)
+    QApplication.processEvents()
