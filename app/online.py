@@ -36,8 +36,9 @@ from engine.game import Game, Options
 from engine.state import GameState
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
-SEATS_FILE = "online-seats.json"
-"""Seat tokens of the user's online games, in the user data folder (``cards.pool.user_data_dir``)."""
+SEATS_FILE = "online/seats.json"
+"""Seat tokens of the user's online games, in the user data folder (``cards.pool.user_data_dir``); the
+``online`` folder is its owner's only (0700) and the file too (0600)."""
 INVITE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 STOPS = {
     "always": "in every window",
@@ -99,7 +100,7 @@ class SeatRecord:
 
 
 class SeatBook:
-    """``online-seats.json`` in the user data folder: every seat token this user holds (a token is all a
+    """``online/seats.json`` in the user data folder: every seat token this user holds (a token is all a
     seat needs to come back; the file is readable by its owner only), and the last server used."""
 
     def __init__(self, path: str | Path | None = None):
@@ -139,6 +140,9 @@ class SeatBook:
 
         data = {"format": "maester-online-seats", "server": self.server,
                 "seats": [asdict(s) for s in self.seats]}
+        if self.path.parent.name == "online":  # the temporary file is never readable by others either
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.chmod(self.path.parent, 0o700)
         atomic_write(self.path, json.dumps(data, indent=1))
         os.chmod(self.path, 0o600)
 
@@ -199,6 +203,8 @@ class NetWorker(QThread):
 
         self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
+        if self.keep:
+            self.local_pool = local_pool()  # read here, off the UI thread (the views' cards get their abilities)
         self.client = c = Client(self.url, timeout=self.timeout)
         delay, tries = 0.2, 0
         while not self._stop.is_set():
@@ -315,6 +321,28 @@ def view_game(state: dict, defs: dict, log: list[str], at: int) -> ViewGame:
     return g
 
 
+def local_pool():
+    """This Maester's card pool (the practice set and the imported cards), or an empty one."""
+    try:
+        from cards.pool import default_pool
+
+        return default_pool()
+    except Exception:  # noqa: BLE001 - a damaged import cache: the views still draw, without abilities
+        return {}
+
+
+def with_abilities(d, local):
+    """A definition the server sent (card data without its abilities), with the abilities of the same card
+    in this Maester's pool: the table marks "text by hand" only on cards whose text is not automated. A card
+    this pool lacks, or knows with other text, keeps none (every paragraph of its text reads as by hand)."""
+    import dataclasses
+
+    mine = local.get(d.key) if hasattr(local, "get") else None
+    if mine is None or mine.name != d.name or mine.text != d.text or not mine.abilities:
+        return d
+    return dataclasses.replace(d, abilities=mine.abilities)
+
+
 def decision_of(msg, seat: str) -> Decision:
     return Decision(kind=msg.kind, player=seat, prompt=msg.prompt, options=list(msg.options),
                     choices=list(msg.choices), min_count=msg.min_count, max_count=msg.max_count,
@@ -406,6 +434,10 @@ class OnlineController(TableController):
             self._fallback = None
             self.selection.clear()
             self.setup_attach.clear()
+            if view.warnings:  # advise mode: the rules the last answer or move broke
+                self.say("Rules broken: " + "; ".join(view.warnings), "warning")
+            elif self.last_message[1] == "refused":
+                self.say("", "info")  # the game moved on: an old refusal no longer applies
         self.note_public()
         d = self.decision
         if d is not None and self.my_turn() and self.skips(d):  # "pass for the rest of this phase"
@@ -555,6 +587,16 @@ class OnlineGame(QObject):
         self.attached.emit(msg)
 
     def _received(self, msg) -> None:
+        try:
+            self._receive(msg)
+        except Exception as err:  # noqa: BLE001 - one line, never a traceback; the table keeps the last view
+            text = f"This table could not show what the server sent ({type(err).__name__}: {err})"
+            if self.controller is not None:
+                self.controller.say(text, "warning")
+            else:
+                self.failed.emit(text)
+
+    def _receive(self, msg) -> None:
         from server.protocol import Attached, Error, Event, Notice, Snapshot
 
         if isinstance(msg, Attached):
@@ -604,11 +646,17 @@ class OnlineGame(QObject):
                 seats = list(self.view.seats)
                 seats[i] = msgspec.structs.replace(s, connected=here, away_s=None if here else int(m[2] or 0) * 60)
                 self.view = msgspec.structs.replace(self.view, seats=seats)
+                ctl = self.controller
+                if ctl is not None and isinstance(ctl.game.next_decision, Decision) and \
+                        ctl.game.next_decision.kind == "waiting":
+                    ctl.game.next_decision = self._next(self.view)  # "Bob: is away; the game waits"
+                    ctl.changed.emit()
 
     def _take(self, view) -> None:
         from server.bot import card_from
 
-        new = {k: card_from(d) for k, d in view.defs.items() if k not in self.defs}
+        local = getattr(self.worker, "local_pool", None) or {}
+        new = {k: with_abilities(card_from(d), local) for k, d in view.defs.items() if k not in self.defs}
         self.defs.update(new)
         del self.log[view.log_start:]
         self.log.extend(view.log)
@@ -646,7 +694,8 @@ class OnlineGame(QObject):
         who = ", ".join(view.waiting_for) or "the server"
         away = [away_text(s) for s in view.seats if s.name in view.waiting_for and s.kind == "person"
                 and not s.connected]
-        prompt = (away[0] + " \u2014 waiting for him to come back") if away else "deciding\u2026"
+        prompt = away[0][len(who) + 1:] + "; the game waits" if len(away) == 1 and len(view.waiting_for) == 1 \
+            else "deciding\u2026"  # "Bob: is away (2 min); the game waits"
         return Decision(kind="waiting", player=who, prompt=prompt)
 
     # -- what the window shows ------------------------------------------------------------------------

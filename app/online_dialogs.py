@@ -402,6 +402,7 @@ class MyGamesDialog(QDialog):
                     font.setBold(True)
                     item.setFont(font)
                 self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
         if rows and self.table.currentRow() < 0:
             self.table.selectRow(0)
         self.note.setText(self.book.problem or ("No online games yet: Game \u25b8 Host online game\u2026 or "
@@ -511,6 +512,7 @@ def undo_asked(window, text: str) -> None:
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, window)
     box.setModal(False)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.finished.connect(lambda r: og.command("undo_reply", r == QMessageBox.StandardButton.Yes))
+    box.finished.connect(lambda _r: og.command("undo_reply", box.clickedButton() is
+                                               box.button(QMessageBox.StandardButton.Yes)))
     box.show()
     window.undo_box = box

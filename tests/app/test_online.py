@@ -185,6 +185,11 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     b.leave_online()  # Bob closes his table: Alice sees him away, his seat waits
     qtbot.waitUntil(lambda: "Bob is away" in a.online_label().text(), timeout=WAIT)
     qtbot.waitUntil(lambda: "Bob is away" in a.controller.last_message[0], timeout=WAIT)  # the prompt bar
+    alice = Seat(a, 1)
+    play(qtbot, [alice], lambda: a.controller.decision.kind == "waiting", limit_s=WAIT / 1000)
+    assert a.controller.decision.player == "Bob"  # Alice answered; the game waits for Bob, who is away
+    assert "<b>Bob</b>: is away" in a.prompt.ask.text() and "the game waits" in a.prompt.ask.text()
+    assert not a.controller.my_turn() and a.controller.submit({"pass": True}) is False
 
     dialog = od.my_games(b)  # Bob comes back from "My online games" with the token his table kept
     qtbot.waitUntil(lambda: bob in dialog.entries, timeout=WAIT)
@@ -194,3 +199,34 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     qtbot.waitUntil(lambda: "Bob is back" in a.controller.last_message[0] and "away" not in
                     a.online_label().text(), timeout=WAIT)
     QApplication.processEvents()
+
+
+def test_invite_links_and_codes():
+    assert parse_target("ws://example.org:8765/AbC-12_x") == ("ws://example.org:8765", "AbC-12_x")
+    assert parse_target("wss://example.org/AbC-12_x/") == ("wss://example.org", "AbC-12_x")
+    assert parse_target("  AbC-12_x ", "example.org:9000") == ("ws://example.org:9000", "AbC-12_x")
+    for bad in ("", "ab", "http://example.org/AbC12", "ws://example.org:8765/", "not a code!"):
+        with pytest.raises(ValueError):
+            parse_target(bad, "ws://127.0.0.1:8765")
+
+
+def test_join_on_the_command_line_says_what_is_wrong_in_one_line(capsys):
+    from app.main import main
+
+    assert main(["--join", "ws://example.org:8765/", "--offscreen"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("maester: --join: ") and "invite code" in err and "Traceback" not in err
+    assert main(["--join", "AbCd1234", "--deck", "/nonexistent/deck.txt", "--offscreen"]) == 2
+    assert "cannot read the deck" in capsys.readouterr().err
+
+
+def test_seat_book_keeps_tokens_private_and_survives_a_damaged_file(tmp_path):
+    from app.online import SeatRecord
+
+    book = SeatBook(tmp_path / "seats.json")
+    book.add(SeatRecord(server="ws://h:1", token="t" * 22, title="A game"))
+    assert (tmp_path / "seats.json").stat().st_mode & 0o077 == 0  # readable by its owner only
+    assert SeatBook(tmp_path / "seats.json").find("t" * 22).title == "A game"
+    (tmp_path / "seats.json").write_text("{not json")
+    damaged = SeatBook(tmp_path / "seats.json")
+    assert damaged.seats == [] and "cannot be read" in damaged.problem
