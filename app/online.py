@@ -544,6 +544,7 @@ class OnlineGame(QObject):
         self.defs: dict = {}
         self.log: list[str] = []
         self.chat: list = []
+        self.names: dict[str, str] = {}
         self.view = None
         self.controller: OnlineController | None = None
         self.presence = ""
@@ -623,7 +624,8 @@ class OnlineGame(QObject):
             view = msg.view
             if msg.chat is not None:
                 self.chat.append(msg.chat)
-                self.window.log.append(f"<b>{_esc(msg.chat.seat)}</b>: {_esc(msg.chat.text)}")
+                if self.controller is not None:
+                    self._show_chat([msg.chat])
             if view is None:
                 return
         else:
@@ -675,16 +677,31 @@ class OnlineGame(QObject):
             self.controller = OnlineController(self, view, game)
             setup = GameSetup(names=list(game.state.player_names), privacy=False, mode=self.mode)
             self.window.start(setup, game=game, controller=self.controller)
+            self._link_names(local)
             self.window.online_started(self)
+            self._show_chat(self.chat)
             self.started.emit()
         else:
-            if new:
-                self.window.log.set_cards({d.name: d.key for d in self.defs.values()},
-                                          linkable=lambda key: key in self.controller.public_keys)
+            if any(d.name not in self.names for d in new.values()):
+                self._link_names(local)  # a card this Maester does not know: its name links too
             self.controller.show_view(view, game)
         if self.token and self.book is not None and view.status in ("over", "ended"):
             pass  # a finished game stays in "My online games" (its replay is on the server)
         self._show_status()
+
+    def _link_names(self, local) -> None:
+        """Card names in the log link to their preview (of cards the seat was sent): this Maester's pool
+        and the definitions received (set once; again only for a name it did not know)."""
+        self.names = {d.name: d.key for d in (local.values() if hasattr(local, "values") else [])}
+        self.names.update({d.name: d.key for d in self.defs.values()})
+        ctl = self.controller
+        self.window.log.set_cards(self.names, linkable=lambda key: key in ctl.public_keys)
+        self.window.log.sync(ctl.game.state.log)
+
+    def _show_chat(self, lines) -> None:
+        for c in lines:
+            self.window.log.append(f"<span style='color:#1d4f8a'>&#128172; <b>{_esc(c.seat)}</b>: "
+                                   f"{_esc(c.text)}</span>")
 
     def _next(self, view):
         if view.status in ("over", "ended", "broken"):

@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("websockets")
 pytest.importorskip("msgspec")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from app import online_dialogs as od  # noqa: E402
 from app.online import SeatBook, parse_target  # noqa: E402
@@ -198,7 +199,21 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     qtbot.waitUntil(lambda: b.online is not None and b.controller.my_seat == "Bob", timeout=WAIT)
     qtbot.waitUntil(lambda: "Bob is back" in a.controller.last_message[0] and "away" not in
                     a.online_label().text(), timeout=WAIT)
-    QApplication.processEvents()
+
+    b.online.command("say", "back in a minute <b>")  # Online > Say…: a chat line, in every log, as text
+    qtbot.waitUntil(lambda: "back in a minute &lt;b&gt;" in a.log.toHtml(), timeout=WAIT)
+
+    # Undo online is a request: Bob answers, asks for it back (Ctrl+Z), Alice accepts
+    bob_seat = Seat(b, 2)
+    play(qtbot, [alice, bob_seat], lambda: b.controller.my_turn(), limit_s=WAIT / 1000)
+    before = b.controller.view.at
+    play(qtbot, [bob_seat], lambda: b.controller.view.at > before, limit_s=WAIT / 1000)
+    assert b.undo()
+    qtbot.waitUntil(lambda: getattr(a, "undo_box", None) is not None, timeout=WAIT)
+    assert "Bob asks to take back" in a.undo_box.text()
+    qtbot.mouseClick(a.undo_box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: a.controller.view.at == before and b.controller.view.at == before, timeout=WAIT)
+    assert b.controller.my_turn()  # Bob is asked again
 
 
 def test_invite_links_and_codes():
@@ -230,3 +245,22 @@ def test_seat_book_keeps_tokens_private_and_survives_a_damaged_file(tmp_path):
     (tmp_path / "seats.json").write_text("{not json")
     damaged = SeatBook(tmp_path / "seats.json")
     assert damaged.seats == [] and "cannot be read" in damaged.problem
+
+
+def test_host_dialog_against_a_computer_seat(qtbot, server):
+    a = window(qtbot)
+    dialog = od.HostDialog(a, server.url)
+    qtbot.addWidget(dialog)
+    dialog.rows[1][1].setCurrentIndex([k for k, _ in od.WHO].index("heuristic"))  # Bob: the computer
+    dialog.title.setText("Practice online")
+    url, seats, options = dialog.request()
+    assert url == server.url and seats[1].computer == "heuristic" and options["my_seat"] == 0
+    dialog.rows[1][1].setCurrentIndex(0)  # two seats "You": said in the dialog, nothing sent
+    dialog._accept()
+    assert "only one seat is yours" in dialog.error.text() and not dialog.result()
+
+    host = od.host(a, url, seats, options)
+    qtbot.waitUntil(lambda: a.online is host, timeout=WAIT)  # no one to wait for: the table opens at once
+    alice = Seat(a, 3)
+    play(qtbot, [alice], lambda: a.controller.view.state["phase"] == "marshalling", limit_s=WAIT / 1000)
+    assert a.controller.game.state.player_names == ["Alice", "Bob"] and alice.sent >= 2
