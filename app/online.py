@@ -679,6 +679,8 @@ class OnlineGame(QObject):
             self.window.start(setup, game=game, controller=self.controller)
             self._link_names(local)
             self.window.online_started(self)
+            self.window.setWindowTitle(f"Maester \u2014 online: {self.title or self.game_id}"
+                                       + (f" ({self.seat})" if self.seat else " (watching)"))
             self._show_chat(self.chat)
             self.started.emit()
         else:

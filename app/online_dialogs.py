@@ -189,6 +189,10 @@ class JoinDialog(QDialog):
         form.addRow("Seat", self.seat)
         self.deck = DeckChoice(0, none="The deck the host chose for the seat")
         form.addRow("Deck", self.deck)
+        from PySide6.QtWidgets import QCheckBox
+
+        self.watch = QCheckBox("Only watch (a spectator sees what every player sees, no hand)")
+        form.addRow("", self.watch)
         box.addLayout(form)
         self.error = QLabel()
         self.error.setStyleSheet("color: #9c2a1a;")
@@ -285,11 +289,17 @@ def join_online(window, target: str | None = None, server: str | None = None) ->
     if not dialog.exec():
         return None
     url, code, seat, deck = dialog.request()
+    if dialog.watch.isChecked():
+        return watch(window, url, code)
     return join(window, url, code, seat, deck)
 
 
 def join(window, url: str, code: str, seat: str | None = None, deck: str | None = None) -> OnlineGame:
     return connect(window, url, ("join", code, seat, deck))
+
+
+def watch(window, url: str, code: str) -> OnlineGame:
+    return connect(window, url, ("watch", code))
 
 
 def resume(window, url: str, token: str) -> OnlineGame:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QMessageBox  # noqa: E402
 from app import online_dialogs as od  # noqa: E402
 from app.online import SeatBook, parse_target  # noqa: E402
 from app.window import TableWindow  # noqa: E402
+from tests.app.conftest import Driver  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 from server.protocol import SeatSpec  # noqa: E402
 
@@ -70,19 +71,25 @@ def server(tmp_path):
 def window(qtbot) -> TableWindow:
     w = TableWindow(computer_delay_ms=0)
     qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
     w.ask = lambda title, question: True
     return w
 
 
 class Seat:
     """Answers one table's decisions as a player would: a computer player picks the answer from what the
-    table shows (its view game and decision), and the table's controller sends it (``submit``, as every
-    prompt bar button does); a refused answer is followed by the next candidate."""
+    table shows (its view game and decision), and the table's own controls enter it (the prompt bar's
+    buttons, clicks and drops on the scene: ``tests/app/conftest.py`` ``Driver``), which send it to the
+    server; an answer the controls cannot enter goes through the controller's ``submit``, the call every
+    control ends in. A refused answer is followed by the next candidate."""
 
-    def __init__(self, w: TableWindow, seed: int):
+    def __init__(self, w: TableWindow, seed: int, qtbot=None):
         self.w, self.player, self.tried = w, RandomPlayer(seed, pass_bias=0.4), {}
+        self.driver = Driver(w, qtbot) if qtbot is not None else None
         self.refusals = 0
         self.sent = 0
+        self.clicked = 0
 
     def step(self) -> None:
         ctl = self.w.controller
@@ -104,8 +111,17 @@ class Seat:
             found.append({"choose": list(d.choices[:d.min_count])})
         assert n < len(found), f"no answer accepted for {d.kind}: {d.prompt} ({ctl.last_message})"
         ctl.selection.clear()
-        assert ctl.submit(found[n])
         self.sent += 1
+        if self.driver is not None:
+            try:
+                self.driver.enter(found[n])
+            except (AssertionError, KeyError, StopIteration, AttributeError):
+                pass  # an answer these controls do not make (or a stale button): the controller's call
+            if ctl._sent_at is not None:
+                self.clicked += 1
+                return
+            ctl.selection.clear()
+        assert ctl.submit(found[n])
 
 
 def over(w: TableWindow) -> bool:
@@ -142,7 +158,7 @@ def test_two_tables_play_online_through_a_server_kill_to_game_over(qtbot, server
 
     for w in (a, b):
         w.controller.set_stops("never")  # optional windows are passed by the server: fewer round trips
-    seats = Seat(a, 1), Seat(b, 2)
+    seats = Seat(a, 1, qtbot), Seat(b, 2, qtbot)
 
     # a refused answer comes back to the prompt bar with its rule, and nothing changes
     play(qtbot, seats, lambda: any(s.w.controller.my_turn() and s.w.controller.decision.kind == "plot"
@@ -172,6 +188,8 @@ def test_two_tables_play_online_through_a_server_kill_to_game_over(qtbot, server
     qtbot.waitUntil(lambda: a.game_over_dialog is not None and b.game_over_dialog is not None, timeout=WAIT)
     assert a.game_over_dialog.title.text() == b.game_over_dialog.title.text()
     assert sum(s.sent for s in seats) > 50
+    assert sum(s.clicked for s in seats) > sum(s.sent for s in seats) / 2  # most through the table's controls
+    print("answers sent", sum(s.sent for s in seats), "entered with the controls", sum(s.clicked for s in seats))
 
 
 def test_away_and_back_from_my_online_games(qtbot, server):
@@ -199,6 +217,16 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     qtbot.waitUntil(lambda: b.online is not None and b.controller.my_seat == "Bob", timeout=WAIT)
     qtbot.waitUntil(lambda: "Bob is back" in a.controller.last_message[0] and "away" not in
                     a.online_label().text(), timeout=WAIT)
+
+    c = window(qtbot)  # a spectator: Join online game… with "Only watch"
+    od.watch(c, server.url, host.invite)
+    qtbot.waitUntil(lambda: c.online is not None and c.online.view.at == a.online.view.at, timeout=WAIT)
+    assert c.controller.my_seat is None and c.controller.seat is None
+    cards = c.controller.game.state.cards.values()
+    assert all(x.key == "hidden" for x in cards if x.zone in ("hand", "deck", "plot_deck"))
+    assert not any(c.controller.may_see(cid) for cid, x in c.controller.game.state.cards.items()
+                   if x.zone == "hand")
+    assert c.controller.submit({"pass": True}) is False and "watching" in c.controller.last_message[0]
 
     b.online.command("say", "back in a minute <b>")  # Online > Say…: a chat line, in every log, as text
     qtbot.waitUntil(lambda: "back in a minute &lt;b&gt;" in a.log.toHtml(), timeout=WAIT)
