@@ -19,9 +19,11 @@ allows, and the table still draws every card through ``may_see``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -183,12 +185,16 @@ class NetWorker(QThread):
     status = Signal(str, str)
     """(state, text): ``connecting``, ``connected``, ``lost``, ``reconnected``, ``failed``."""
 
+    tries = 10
+    """Attempts to reach the server at first (about 30 s with the back-off) before saying it cannot."""
+
     def __init__(self, url: str, first: tuple, *, keep: bool = True, timeout: float = 20.0, parent=None):
         super().__init__(parent)
         self.url, self.first, self.keep, self.timeout = url, first, keep, timeout
         self.loop: asyncio.AbstractEventLoop | None = None
         self.client = None
         self._stop: asyncio.Event | None = None
+        self._halt = threading.Event()  # stop() before the loop runs
 
     def run(self) -> None:  # the worker thread
         try:
@@ -201,8 +207,10 @@ class NetWorker(QThread):
 
         from server.client import Client, ServerError
 
-        self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        if self._halt.is_set():
+            self._stop.set()
         if self.keep:
             self.local_pool = local_pool()  # read here, off the UI thread (the views' cards get their abilities)
         self.client = c = Client(self.url, timeout=self.timeout)
@@ -210,15 +218,16 @@ class NetWorker(QThread):
         while not self._stop.is_set():
             self.status.emit("connecting", f"Connecting to {self.url}\u2026")
             try:
-                await c.connect()
+                await self._unless_stopped(c.connect())  # stopped first: the loop ends below
                 break
             except (websockets.InvalidURI, ValueError) as err:
                 self.status.emit("failed", f"{self.url}: not a server address ({err})")
                 return
             except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed) as err:
                 tries += 1
-                if not self.keep and tries >= 3:
-                    self.status.emit("failed", f"cannot reach {self.url}: {err}")
+                if tries >= (self.tries if self.keep else 3):
+                    self.status.emit("failed", f"cannot reach {self.url} ({err or type(err).__name__}); is "
+                                               f"maester-server running there?")
                     return
                 self.status.emit("connecting", f"Connecting to {self.url}\u2026 (not reachable: "
                                                f"{type(err).__name__}; trying again)")
@@ -233,10 +242,11 @@ class NetWorker(QThread):
         self.status.emit("connected", f"Connected to {self.url}")
         what, *args = self.first
         try:
-            if what == "create":  # (seats, options)
-                reply = await c.create(args[0], **args[1])
-            else:
-                reply = await getattr(c, what)(*args)
+            call = c.create(args[0], **args[1]) if what == "create" else getattr(c, what)(*args)
+            done, reply = await self._unless_stopped(call, result=True)
+            if not done:
+                await c.close()
+                return
         except ServerError as err:
             self.replied.emit(what, err)
             self.status.emit("failed", err.message)
@@ -269,6 +279,22 @@ class NetWorker(QThread):
                 self.received.emit(msg)
         await c.close()
 
+    async def _unless_stopped(self, coro, result: bool = False):
+        """Await ``coro`` unless the worker is stopped first (then it is cancelled): True (and its result)
+        when it finished."""
+        task = asyncio.ensure_future(coro)
+        stop = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            return (False, None) if result else False
+        return (True, task.result()) if result else (task.result() or True)
+
     def command(self, what: str, *args) -> bool:
         """Send a ``Client`` command from the UI thread (returns at once; the reply comes by ``replied``)."""
         loop = self.loop
@@ -286,6 +312,7 @@ class NetWorker(QThread):
         self.replied.emit(what, reply)
 
     def stop(self, wait_ms: int = 5000) -> None:
+        self._halt.set()
         loop, ev = self.loop, self._stop
         if loop is not None and ev is not None and not loop.is_closed():
             try:

@@ -292,3 +292,28 @@ def test_host_dialog_against_a_computer_seat(qtbot, server):
     alice = Seat(a, 3)
     play(qtbot, [alice], lambda: a.controller.view.state["phase"] == "marshalling", limit_s=WAIT / 1000)
     assert a.controller.game.state.player_names == ["Alice", "Bob"] and alice.sent >= 2
+
+
+def test_a_server_that_cannot_be_reached_is_said_and_never_blocks(qtbot, tmp_path):
+    from app.online import SeatRecord
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        dead = f"ws://127.0.0.1:{s.getsockname()[1]}"
+    SeatBook().add(SeatRecord(server=dead, token="x" * 22, title="Old game", seat="Alice"))
+    a = window(qtbot)
+    dialog = od.my_games(a)  # "My online games" asks the server in a worker thread
+    assert dialog.isVisible()
+    qtbot.waitUntil(lambda: "server unreachable" in dialog.where(SeatBook().find("x" * 22)), timeout=WAIT)
+    dialog.close()
+
+    game = od.join(a, dead, "AbCd1234")  # Join: "Connecting…", retried; the table stays usable meanwhile
+    qtbot.waitUntil(lambda: "Connecting" in a.online_label().text(), timeout=WAIT)
+    assert a.online is None and a.controller.decision is not None
+    qtbot.waitUntil(lambda: "trying again" in a.online_label().text(), timeout=WAIT)
+    a.close()  # closing the window while it connects stops the worker at once
+    assert game.worker.wait(5000) and game.worker.isFinished()
+    b = window(qtbot)
+    early = od.join(b, dead, "AbCd1234")
+    b.close()  # at once, maybe before the worker's loop runs: it still stops
+    assert early.worker.wait(5000) and early.worker.isFinished()
