@@ -453,7 +453,7 @@ class OnlineController(TableController):
         self.say(f"The server stops for you {STOPS[policy]}.", "info")
 
     # -- a new view from the server --------------------------------------------------------------
-    def show_view(self, view, game: ViewGame) -> None:
+    def show_view(self, view, game: ViewGame, snapshot: bool = False) -> None:
         moved = self.view is None or view.at != self.view.at or self.game.next_decision != game.next_decision
         self.view, self.game = view, game
         if moved:
@@ -461,8 +461,11 @@ class OnlineController(TableController):
             self._fallback = None
             self.selection.clear()
             self.setup_attach.clear()
-            if view.warnings:  # advise mode: the rules the last answer or move broke
-                self.say("Rules broken: " + "; ".join(view.warnings), "warning")
+            mine = f"advice: {self.my_seat}: "
+            broken = list(view.warnings) or [line.split(mine, 1)[1] for line in view.log if mine in line
+                                             and not snapshot]
+            if broken:  # advise mode: the rules the last answer or free move broke (also in the log)
+                self.say("Rules broken: " + "; ".join(broken), "warning")
             elif self.last_message[1] == "refused":
                 self.say("", "info")  # the game moved on: an old refusal no longer applies
         self.note_public()
@@ -657,7 +660,7 @@ class OnlineGame(QObject):
                 return
         else:
             return
-        self._take(view)
+        self._take(view, isinstance(msg, Snapshot))
 
     def _presence_news(self, text: str) -> None:
         """A notice says a seat went away or came back: the status follows at once (the next view, which
@@ -681,7 +684,7 @@ class OnlineGame(QObject):
                     ctl.game.next_decision = self._next(self.view)  # "Bob: is away; the game waits"
                     ctl.changed.emit()
 
-    def _take(self, view) -> None:
+    def _take(self, view, snapshot: bool = False) -> None:
         from server.bot import card_from
 
         local = getattr(self.worker, "local_pool", None) or {}
@@ -713,7 +716,7 @@ class OnlineGame(QObject):
         else:
             if any(d.name not in self.names for d in new.values()):
                 self._link_names(local)  # a card this Maester does not know: its name links too
-            self.controller.show_view(view, game)
+            self.controller.show_view(view, game, snapshot=snapshot)
         if self.token and self.book is not None and view.status in ("over", "ended"):
             pass  # a finished game stays in "My online games" (its replay is on the server)
         self._show_status()

@@ -287,11 +287,17 @@ def test_host_dialog_against_a_computer_seat(qtbot, server):
     dialog._accept()
     assert "only one seat is yours" in dialog.error.text() and not dialog.result()
 
-    host = od.host(a, url, seats, options)
+    host = od.host(a, url, seats, dict(options, mode="advise"))
     qtbot.waitUntil(lambda: a.online is host, timeout=WAIT)  # no one to wait for: the table opens at once
     alice = Seat(a, 3)
-    play(qtbot, [alice], lambda: a.controller.view.state["phase"] == "marshalling", limit_s=WAIT / 1000)
+    play(qtbot, [alice], lambda: a.controller.view.state["phase"] == "marshalling" and a.controller.my_turn(),
+         limit_s=WAIT / 1000)
     assert a.controller.game.state.player_names == ["Alice", "Bob"] and alice.sent >= 2
+    # advise mode (the host's choice): a hotkey's free move goes to the server; its warning comes back
+    gold = a.controller.game.player("Alice").gold
+    a.controller.hotkey("gold+")
+    qtbot.waitUntil(lambda: a.controller.game.player("Alice").gold == gold + 1, timeout=WAIT)
+    assert a.controller.last_message[1] == "warning" and a.prompt.msg.text().startswith("Rules broken")
 
 
 def test_a_server_that_cannot_be_reached_is_said_and_never_blocks(qtbot, tmp_path):
