@@ -697,7 +697,10 @@ class OnlineGame(QObject):
             rec = self.book.find(self.token)
             self.title = rec.title if rec else ""
         if view.state is None:  # waiting for players to join
+            from app.online_dialogs import waiting_room
+
             self._show_status()
+            waiting_room(self.window, self)
             return
         game = view_game(view.state, self.defs, list(self.log), view.at)
         game.next_decision = self._next(view)

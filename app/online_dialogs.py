@@ -248,13 +248,94 @@ def _failed(window, game: OnlineGame, text: str) -> None:
 
 
 def _attached(window, game: OnlineGame, msg) -> None:
-    if msg.token and game.view is None and getattr(game, "hosting", False):
-        link = invite_link(game.url, msg.invite)
-        _note(window, "Game created",
-              f"<p>Share the invite code <b>{html.escape(msg.invite)}</b> (or the link "
-              f"<code>{html.escape(link)}</code>). Friends join with <b>Game \u25b8 Join online game\u2026</b> "
-              f"or <code>maester --join {html.escape(link)}</code>.</p><p>The table opens when every seat is "
-              f"taken. Your seat is kept in <b>Game \u25b8 My online games\u2026</b>.</p>")
+    pass  # the waiting room (below) shows the invite once the first view says who is still to come
+
+
+class WaitingRoom(QWidget):
+    """Covers the table while an online game waits for its players: the invite code and link to share."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("waiting-room")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("#waiting-room { background: #1b130c; } QLabel { color: #f5ecd6; font-size: 16px; }")
+        box = QVBoxLayout(self)
+        box.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("color: #ffd35c; font-size: 34px; font-weight: bold;")
+        box.addWidget(self.title)
+        self.text = QLabel()
+        self.text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.text)
+        row = QHBoxLayout()
+        self.copy = QPushButton("Copy the invite link")
+        self.leave = QPushButton("Leave (the game stays on the server)")
+        for b in (self.copy, self.leave):
+            b.setStyleSheet("font-size: 15px; padding: 8px 18px;")
+            row.addWidget(b)
+        box.addLayout(row)
+        parent.installEventFilter(self)
+
+    def show_game(self, game: OnlineGame) -> None:
+        v = game.view
+        missing = [s.name for s in v.seats if s.kind == "open"] if v is not None else []
+        link = invite_link(game.url, game.invite or "")
+        self.title.setText(game.title or "Online game")
+        self.text.setText(
+            f"<p>Waiting for {html.escape(', '.join(missing) or 'the players')} to join.</p>"
+            f"<p>Share the invite code <b style='color:#ffd35c'>{html.escape(game.invite or '')}</b><br>"
+            f"or the link <b>{html.escape(link)}</b></p>"
+            f"<p style='color:#cdbb9a'>Friends join with Game \u25b8 Join online game\u2026 or "
+            f"<code>maester --join {html.escape(link)}</code>.<br>The table opens when every seat is taken; "
+            f"your seat is in Game \u25b8 My online games\u2026</p>")
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+
+    def eventFilter(self, watched, event) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+
+def waiting_room(window, game: OnlineGame) -> WaitingRoom:
+    """Show (or update) the waiting room over the table; the table's next game replaces it."""
+    room = getattr(window, "waiting_room", None)
+    central = window.centralWidget()
+    try:
+        current = room is not None and room.parentWidget() is central
+    except RuntimeError:  # deleted with the table it covered
+        current = False
+    if not current:
+        room = window.waiting_room = WaitingRoom(central)
+        room.copy.clicked.connect(lambda: _copy(window, game))
+        room.leave.clicked.connect(lambda: _leave_waiting(window, game))
+    room.show_game(game)
+    return room
+
+
+def _copy(window, game: OnlineGame) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.clipboard().setText(invite_link(game.url, game.invite or ""))
+
+
+def _leave_waiting(window, game: OnlineGame) -> None:
+    if window.pending_online is game:
+        window.pending_online = None
+    game.close()
+    room = getattr(window, "waiting_room", None)
+    try:
+        if room is not None:
+            room.hide()
+    except RuntimeError:
+        pass
+    window.online_label().setText("")
+    window.statusBar().hide()
 
 
 def _note(window, title: str, text: str, icon=QMessageBox.Icon.Information) -> QMessageBox:

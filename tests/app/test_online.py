@@ -145,6 +145,9 @@ def test_two_tables_play_online_through_a_server_kill_to_game_over(qtbot, server
     qtbot.waitUntil(lambda: host.invite is not None, timeout=WAIT)
     assert a.online is None  # the table opens when every seat is taken
     assert "invite code " + host.invite in a.online_label().text()
+    qtbot.waitUntil(lambda: getattr(a, "waiting_room", None) is not None and a.waiting_room.isVisible(),
+                    timeout=WAIT)  # the waiting room covers the table, with the code and link to share
+    assert f"{server.url}/{host.invite}" in a.waiting_room.text.text() and "Bob" in a.waiting_room.text.text()
     assert SeatBook().find(host.token).title == "Online test"  # the token is kept in the user's data folder
 
     guest = od.join(b, *parse_target(f"{server.url}/{host.invite}"))
