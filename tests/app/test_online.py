@@ -166,6 +166,8 @@ def test_two_tables_play_online_through_a_server_kill_to_game_over(qtbot, server
     # a refused answer comes back to the prompt bar with its rule, and nothing changes
     play(qtbot, seats, lambda: any(s.w.controller.my_turn() and s.w.controller.decision.kind == "plot"
                                    for s in seats))
+    qtbot.waitUntil(lambda: all(s.w.controller._sent_at is None for s in seats), timeout=WAIT)
+    qtbot.wait(300)  # nothing in flight: only the refused answer below is sent
     s = next(s for s in seats if s.w.controller.my_turn() and s.w.controller.decision.kind == "plot")
     ctl, at = s.w.controller, s.w.controller.view.at
     hand = next(cid for cid, c in ctl.game.state.cards.items() if c.zone == "hand" and c.owner == ctl.my_seat)
