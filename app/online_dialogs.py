@@ -550,6 +550,7 @@ def online_menus(window) -> None:
     if online is None:
         online = window.online_menu = window.menuBar().addMenu("&Online")
     online.clear()
+    online.menuAction().setVisible(True)
     online.addAction("&Say\u2026 (chat)", lambda: say(window))
     online.addAction("Copy the &invite link", lambda: copy_invite(window))
     online.addSeparator()

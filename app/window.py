@@ -792,3 +792,6 @@ class TableWindow(QMainWindow):
             if label is not None:
                 label.setText("")
             self.statusBar().hide()
+            menu = getattr(self, "online_menu", None)
+            if menu is not None:
+                menu.menuAction().setVisible(False)

@@ -206,7 +206,9 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     qtbot.waitUntil(lambda: a.online is not None and b.online is not None, timeout=WAIT)
     bob = b.online.token
 
+    assert b.online_menu.menuAction().isVisible()
     b.leave_online()  # Bob closes his table: Alice sees him away, his seat waits
+    assert not b.online_menu.menuAction().isVisible() and b.statusBar().isHidden()
     qtbot.waitUntil(lambda: "Bob is away" in a.online_label().text(), timeout=WAIT)
     qtbot.waitUntil(lambda: "Bob is away" in a.controller.last_message[0], timeout=WAIT)  # the prompt bar
     alice = Seat(a, 1)
