@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("websockets")
 pytest.importorskip("msgspec")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import QObject, Qt, Signal  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from app import online_dialogs as od  # noqa: E402
@@ -330,3 +330,58 @@ def test_a_server_that_cannot_be_reached_is_said_and_never_blocks(qtbot, tmp_pat
     early = od.join(b, dead, "AbCd1234")
     b.close()  # at once, maybe before the worker's loop runs: it still stops
     assert early.worker.wait(5000) and early.worker.isFinished()
+
+
+class FakeWorker(QObject):
+    """A worker without a network: the test plays the server's part by emitting its signals."""
+
+    received = Signal(object)
+    replied = Signal(str, object)
+    status = Signal(str, str)
+
+    def __init__(self, url, first):
+        super().__init__()
+        self.sent = []
+
+    def start(self):
+        pass
+
+    def command(self, what, *args):
+        self.sent.append((what, args))
+        return True
+
+    def stop(self, wait_ms=0):
+        pass
+
+
+def test_what_the_table_cannot_draw_is_one_line_and_changes_nothing(qtbot):
+    """A view this table cannot draw (a damaged or hostile message) is said in one line, never a traceback;
+    before the table shows it stops the connection's start, after it the table keeps the last view."""
+    from app.online import OnlineGame
+    from server.protocol import Attached, Event, SeatInfo, Snapshot, View
+
+    a = window(qtbot)
+    failed = []
+    og = OnlineGame(a, "ws://127.0.0.1:1", ("resume", "x" * 22), worker_factory=FakeWorker)
+    og.failed.connect(failed.append)
+    seats = [SeatInfo(name="Alice", kind="person", connected=True), SeatInfo(name="Bob", kind="person")]
+    og.worker.received.emit(Attached(game="g1", invite="abcd1234", seat="Alice"))
+    og.worker.received.emit(Snapshot(game="g1", seq=1, view=View(at=0, status="playing", seats=seats,
+                                                                 state={"players": "not a list"})))
+    assert failed and failed[0].startswith("This table could not show what the server sent") and a.online is None
+
+    # a good view, then a damaged one: the table keeps the good one and says so
+    from engine.builder import practice_game
+    from server.views import Viewer, card_def
+
+    g = practice_game(seed=3, players=("Alice", "Bob"))
+    state, keys = Viewer("Alice").build(g, g.state.to_dict())
+    defs = {k: card_def(g.pool[k]) for k in keys if k != "hidden"}
+    og.worker.received.emit(Snapshot(game="g1", seq=2, view=View(at=0, status="playing", seats=seats, state=state,
+                                                                 defs=defs)))
+    assert a.online is og and a.controller.my_seat == "Alice"
+    before = a.controller.game
+    og.worker.received.emit(Event(game="g1", seq=3, view=View(at=1, status="playing", seats=seats,
+                                                              state={"cards": 7})))
+    assert a.controller.game is before and a.controller.last_message[1] == "warning"
+    assert "could not show" in a.prompt.msg.text()
