@@ -43,6 +43,7 @@ SEATS_FILE = "online/seats.json"
 ``online`` folder is its owner's only (0700) and the file too (0600)."""
 INVITE = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 STOPS = {
+    "usual": "in the action windows of marshalling and challenges, in responses and saves",
     "always": "in every window",
     "own": "in every window, but in challenges only my own (attacking or defending)",
     "never": "never for optional windows",
@@ -98,6 +99,8 @@ class SeatRecord:
     seat: str = ""
     title: str = ""
     mode: str = "enforce"
+    stops: str = "usual"
+    """When the server stops for this seat (``STOPS``): sent again whenever the table comes back."""
     joined: float = field(default_factory=time.time)
 
 
@@ -390,7 +393,8 @@ class OnlineController(TableController):
         self.net = net
         self.my_seat: str | None = net.seat
         self.view = view
-        self.stops = "always"
+        rec = net.book.find(net.token) if net.book is not None and net.token else None
+        self.stops = rec.stops if rec is not None and rec.stops in STOPS else "usual"
         self._mode = net.mode
         self._sent_at: int | None = None
         self._fallback: dict | None = None
@@ -447,7 +451,13 @@ class OnlineController(TableController):
         if policy not in STOPS:
             raise ValueError(f"stops: one of {', '.join(STOPS)}, not {policy!r}")
         self.stops = policy
-        stops = {"always": Stops(actions=list(PHASES)), "own": Stops(actions=list(PHASES), own_challenges_only=True),
+        if self.net.book is not None and self.net.token and self.net.book.find(self.net.token):
+            try:
+                self.net.book.update(self.net.token, stops=policy)  # kept for this seat's next visits
+            except OSError:
+                pass
+        stops = {"usual": Stops(), "always": Stops(actions=list(PHASES)),
+                 "own": Stops(actions=list(PHASES), own_challenges_only=True),
                  "never": Stops(actions=[], responses=False, saves=False)}[policy]
         self.net.command("set_stops", stops)
         self.say(f"The server stops for you {STOPS[policy]}.", "info")
@@ -569,7 +579,7 @@ class OnlineGame(QObject):
         self.window, self.url, self.book = window, normal_server(url), book
         self.mode, self.title = mode, title
         self.seat: str | None = None
-        self.token: str | None = None
+        self.token: str | None = first[1] if first[0] == "resume" else None
         self.game_id = self.invite = None
         self.defs: dict = {}
         self.log: list[str] = []
@@ -708,6 +718,8 @@ class OnlineGame(QObject):
             from app.dialogs import GameSetup
 
             self.controller = OnlineController(self, view, game)
+            if self.controller.stops != "usual" and self.seat is not None:
+                self.controller.set_stops(self.controller.stops)  # this seat's standing settings
             setup = GameSetup(names=list(game.state.player_names), privacy=False, mode=self.mode)
             self.window.start(setup, game=game, controller=self.controller)
             self._link_names(local)

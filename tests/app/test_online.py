@@ -207,6 +207,9 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     bob = b.online.token
 
     assert b.online_menu.menuAction().isVisible()
+    assert b.controller.stops == "usual" and b.prompting_actions[("Bob", "usual")].isChecked()
+    b.prompting_actions[("Bob", "own")].trigger()  # Game > Stop for…: only my own challenges
+    assert b.controller.stops == "own" and "only my own" in b.controller.last_message[0]
     b.leave_online()  # Bob closes his table: Alice sees him away, his seat waits
     assert not b.online_menu.menuAction().isVisible() and b.statusBar().isHidden()
     qtbot.waitUntil(lambda: "Bob is away" in a.online_label().text(), timeout=WAIT)
@@ -222,6 +225,7 @@ def test_away_and_back_from_my_online_games(qtbot, server):
     assert dialog.where(SeatBook().find(bob)).startswith(("WAITING FOR YOU", "waiting for"))
     dialog.open_row(dialog.row_tokens.index(bob))
     qtbot.waitUntil(lambda: b.online is not None and b.controller.my_seat == "Bob", timeout=WAIT)
+    assert b.controller.stops == "own" and b.prompting_actions[("Bob", "own")].isChecked()  # kept for the seat
     qtbot.waitUntil(lambda: "Bob is back" in a.controller.last_message[0] and "away" not in
                     a.online_label().text(), timeout=WAIT)
 
