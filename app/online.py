@@ -264,7 +264,9 @@ class NetWorker(QThread):
         if not self.keep:
             await c.close()
             return
-        up = True
+        from server.protocol import Attached
+
+        up, seen = True, c.reconnects
         while not self._stop.is_set():
             try:
                 msg = await c.next_event(0.25)
@@ -274,10 +276,8 @@ class NetWorker(QThread):
                 up = False
                 self.status.emit("lost", "Connection lost \u2014 reconnecting\u2026")
             if msg is not None:
-                from server.protocol import Attached
-
-                if isinstance(msg, Attached) and not up:
-                    up = True
+                if isinstance(msg, Attached) and (not up or c.reconnects != seen):  # resumed after a drop
+                    up, seen = True, c.reconnects
                     self.status.emit("reconnected", f"Reconnected to {self.url}")
                 self.received.emit(msg)
         await c.close()
