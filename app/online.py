@@ -599,11 +599,11 @@ class OnlineGame(QObject):
     # -- the worker's signals (in the UI thread) ------------------------------------------------------
     def _status(self, state: str, text: str) -> None:
         self.connection = state
-        if state == "failed" and self.controller is None:
-            self.failed.emit(text)
         if self.controller is not None and state in ("lost", "reconnected"):
             self.controller.say(text, "warning" if state == "lost" else "info")
         self._show_status(text)
+        if state == "failed" and self.controller is None:
+            self.failed.emit(text)
 
     def _replied(self, what: str, reply) -> None:
         from server.protocol import Attached

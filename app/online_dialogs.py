@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.dialogs import DEFAULT_NAMES, PRACTICE
+from app.dialogs import DEFAULT_NAMES
 from app.online import (DEFAULT_SERVER, STOPS, NetWorker, OnlineGame, SeatBook, invite_link, normal_server,
                         parse_target)
 
@@ -240,7 +240,7 @@ def connect(window, url: str, first: tuple, *, mode: str = "enforce", title: str
 
 def _failed(window, game: OnlineGame, text: str) -> None:
     window.last_online_error = text
-    game._show_status(f"Not connected: {text}")
+    game._show_status(f"Not started: {text}")
     if window.pending_online is game:
         window.pending_online = None
         game.close()

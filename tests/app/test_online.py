@@ -298,6 +298,12 @@ def test_host_dialog_against_a_computer_seat(qtbot, server):
     dialog._accept()
     assert "only one seat is yours" in dialog.error.text() and not dialog.result()
 
+    bad = od.host(a, url, [seats[0], SeatSpec(name="Bob", deck="3x No Such Card Anywhere", computer="random")],
+                  options)  # the server reads and checks every deck: one line naming the seat, nothing starts
+    qtbot.waitUntil(lambda: bool(getattr(a, "last_online_error", "")), timeout=WAIT)
+    assert a.last_online_error.startswith("Bob: ") and a.online is None and a.pending_online is None
+    assert "Not started: Bob: " in a.online_label().text() and bad.closed
+
     host = od.host(a, url, seats, dict(options, mode="advise"))
     qtbot.waitUntil(lambda: a.online is host, timeout=WAIT)  # no one to wait for: the table opens at once
     alice = Seat(a, 3)
