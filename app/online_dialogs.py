@@ -546,6 +546,7 @@ def online_menus(window) -> None:
         act.triggered.connect(lambda _=False, k=key: window.controller.set_stops(k))
         window.prompting_actions[(ctl.my_seat, key)] = act
     menu.setEnabled(ctl.my_seat is not None)
+    window.advise_action.setEnabled(False)  # online, the mode is the host's choice
     online = getattr(window, "online_menu", None)
     if online is None:
         online = window.online_menu = window.menuBar().addMenu("&Online")

@@ -795,3 +795,4 @@ class TableWindow(QMainWindow):
             menu = getattr(self, "online_menu", None)
             if menu is not None:
                 menu.menuAction().setVisible(False)
+            self.advise_action.setEnabled(True)
