@@ -395,3 +395,36 @@ def test_what_the_table_cannot_draw_is_one_line_and_changes_nothing(qtbot):
                                                               state={"cards": 7})))
     assert a.controller.game is before and a.controller.last_message[1] == "warning"
     assert "could not show" in a.prompt.msg.text()
+
+
+def test_maester_join_opens_the_table_at_the_game(qtbot, server):
+    """``maester --join ws://HOST:PORT/CODE`` (app.main): the table opens at the game once the host's seat
+    and the joiner's are taken."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.main import main
+
+    a = window(qtbot)
+    host = od.host(a, server.url, [SeatSpec(name="Alice", deck="practice:stark"),
+                                   SeatSpec(name="Bob", deck="practice:lannister")], {"my_seat": 0})
+    qtbot.waitUntil(lambda: host.invite is not None, timeout=WAIT)
+    seen = {}
+    deadline = time.monotonic() + WAIT / 1000
+
+    def poll():
+        joined = [w for w in QApplication.topLevelWidgets() if isinstance(w, TableWindow) and w is not a
+                  and w.online is not None]
+        if joined or time.monotonic() > deadline:
+            if joined:
+                seen["seat"] = joined[0].controller.my_seat
+                seen["title"] = joined[0].windowTitle()
+                joined[0].close()
+            QApplication.instance().exit(0)  # quit() would close every window, Alice's too
+            return
+        QTimer.singleShot(50, poll)
+
+    QTimer.singleShot(50, poll)
+    assert main(["--join", f"{server.url}/{host.invite}", "--no-autosave"]) == 0
+    assert seen.get("seat") == "Bob" and "online" in seen["title"]
+    qtbot.waitUntil(lambda: a.online is host, timeout=WAIT)  # Alice's table opened too
