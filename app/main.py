@@ -7,6 +7,7 @@
     maester --scenario tests/scenarios/timing/mor-catelyn-never-surrender-price-of-failure.yaml
     maester --offscreen --autoplay 40 --screenshot /tmp/table.png
                                               the computer plays 40 decisions; save a PNG of the table
+    maester --join ws://host:8765/CODE        join an online game (docs/table.md "Play online")
 """
 from __future__ import annotations
 
@@ -57,6 +58,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--resume", action="store_true", help="resume the autosaved game without asking")
     ap.add_argument("--no-resume", action="store_true", help="do not offer to resume the autosaved game")
     ap.add_argument("--no-autosave", action="store_true", help="do not autosave after every answer")
+    ap.add_argument("--join", metavar="LINK-OR-CODE",
+                    help="join an online game: its invite link ws://HOST:PORT/CODE, or the CODE with --server "
+                         "(--deck: bring your own deck)")
+    ap.add_argument("--server", metavar="URL", help="the Maester server for --join CODE (ws://HOST:PORT; "
+                                                    "default: the last one used, else ws://127.0.0.1:8765)")
     return ap.parse_args(argv)
 
 
@@ -202,6 +208,21 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"maester: cannot open a window: {problem}", file=sys.stderr)
         return 2
+    join = None
+    if args.join:
+        from app.online import SeatBook, parse_target
+
+        try:
+            join = parse_target(args.join, args.server or SeatBook().server)
+            deck = None
+            if args.deck:
+                from app.online_dialogs import read_deck_text
+
+                deck = read_deck_text(args.deck[0])
+        except ValueError as err:
+            print(f"maester: --join: {err}", file=sys.stderr)
+            return 2
+        args.deck, args.no_resume = [], True
     from PySide6.QtWidgets import QApplication
 
     from app import session as saves
@@ -274,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     if batch:
         window.close()
         return 0
+    if join is not None:
+        from app.online_dialogs import join as join_game
+
+        join_game(window, join[0], join[1], None, deck)  # the table switches once the game's view arrives
     if headless:
         w, _, h = args.size.partition("x")
         window.resize(int(w), int(h))

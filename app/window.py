@@ -102,6 +102,8 @@ class TableWindow(QMainWindow):
         """``ask(title, question) -> bool``: a yes/no question (tests replace it)."""
         self._hovered = False
         self.pile_dialog: PileDialog | None = None
+        self.online = None  # the online game on the table (app/online.py), or None
+        self.pending_online = None  # an online game connecting, before its table shows
         self._build_menus()
         hidden = info is not None  # an opened game: the next player takes the seat first
         self.start(self.setup, game=game, info=info, viewer=info.viewer if info else None, hidden=hidden)
@@ -116,6 +118,8 @@ class TableWindow(QMainWindow):
         self.setup = setup
         self._log_seen = None
         game = game or setup.build()
+        if self.online is not None and controller is not self.online.controller:
+            self.leave_online()  # another game takes the table: the online one stays on its server
         if self.controller is not None:
             old = self.controller
             old.computers = {}  # a computer answer still timed for the old game is not given
@@ -214,6 +218,10 @@ class TableWindow(QMainWindow):
         new.triggered.connect(self.new_game)
         game_menu.addAction("&Open\u2026", QKeySequence.StandardKey.Open, self.open_game)
         game_menu.addAction("&Save\u2026", QKeySequence.StandardKey.Save, self.save_game)
+        game_menu.addSeparator()
+        game_menu.addAction("&Host online game\u2026", self.host_online)  # app/online_dialogs.py
+        game_menu.addAction("&Join online game\u2026", self.join_online)
+        game_menu.addAction("&My online games\u2026", self.my_online_games)
         game_menu.addSeparator()
         self.undo_action = game_menu.addAction("&Undo the last answer", QKeySequence.StandardKey.Undo, self.undo)
         game_menu.addAction("&Concede\u2026", self.concede)
@@ -525,6 +533,8 @@ class TableWindow(QMainWindow):
     def why_text(self) -> str:
         """The explainer's words for the current moment (engine/explain.py)."""
         ctl = self.controller
+        if self.online is not None:
+            return "Online, the server holds the game; the table shows what your seat may see."
         if getattr(ctl, "view", None) is not None:  # a tutorial: the frame on show
             return ctl.view.explanation
         trail = ctl.game.options.observer if isinstance(ctl.game.options.observer, Trail) else None
@@ -586,8 +596,8 @@ class TableWindow(QMainWindow):
     def may_discard(self, what: str) -> bool:
         """Before the current game is thrown away: ask, unless it is over or has no answer yet."""
         game = self.controller.game
-        if saves.is_over(game) or not game.history:
-            return True
+        if saves.is_over(game) or not game.history or self.online is not None:
+            return True  # an online game is kept by its server (My online games resumes it)
         kept = " It stays in the autosave until the new game's first answer." if self.autosave else ""
         return self.ask(what, f"Throw away the current game (round {game.state.round}, "
                               f"{len(game.history)} answers)?{kept}")
@@ -598,6 +608,8 @@ class TableWindow(QMainWindow):
         taken back only if he accepts (hotseat, ``_others_accept_undo``). Into another player's
         decision, the privacy screen asks for that player."""
         ctl = self.controller
+        if self.online is not None:
+            return ctl.request_undo()  # online: a request the other players accept
         game = ctl.game
         auto = set(ctl.auto_at)
         keep = saves.undo_point(game.history, ctl.humans, auto)
@@ -660,6 +672,10 @@ class TableWindow(QMainWindow):
         return True
 
     def save_game(self) -> None:
+        if self.online is not None:
+            self.controller.say("An online game is kept by its server after every answer; Game \u25b8 My online "
+                                "games resumes it.", "info")
+            return
         path, _ = QFileDialog.getSaveFileName(self, "Save the game", str(Path.home() / "game.maester.json"),
                                               "Maester saves (*.json);;All files (*)")
         if path:
@@ -736,6 +752,10 @@ class TableWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         """Closing the table closes its game-over dialog too (a dialog is a window of its own)."""
         self._drop_game_over()
+        self.leave_online()
+        if self.pending_online is not None:
+            self.pending_online.close()
+            self.pending_online = None
         super().closeEvent(event)
 
     def _drop_game_over(self) -> None:
@@ -760,6 +780,9 @@ class TableWindow(QMainWindow):
 
     def rematch(self) -> None:
         """The same decks and seats, shuffled again: a new seed (a scenario starts at its position again)."""
+        if self.online is not None:
+            self.controller.say("Online, a rematch is a new game: Game \u25b8 Host online game\u2026", "info")
+            return
         game = self.controller.game
         info = self.session.info
         fresh = saves.TableInfo(**{**info.__dict__, "modes": [[0, info.modes[0][1]]], "viewer": None,
@@ -775,3 +798,51 @@ class TableWindow(QMainWindow):
             self.controller.say(f"The rematch could not start: {err}", "refused")
             return
         self.start(fresh.setup(seed=seed), game=again, info=fresh)
+
+    # -- online play (app/online.py, app/online_dialogs.py) ----------------------------------------
+    def host_online(self):
+        from app.online_dialogs import host_online
+
+        return host_online(self)
+
+    def join_online(self, target: str | None = None, server: str | None = None):
+        from app.online_dialogs import join_online
+
+        return join_online(self, target, server)
+
+    def my_online_games(self):
+        from app.online_dialogs import my_games
+
+        return my_games(self)
+
+    def online_label(self):
+        from app.online import status_label
+
+        return status_label(self)
+
+    def online_started(self, game) -> None:
+        """An online game's first view is on the table (``app.online.OnlineGame``)."""
+        from app.online_dialogs import online_menus
+
+        if self.pending_online is game:
+            self.pending_online = None
+        self.online = game
+        online_menus(self)
+
+    def online_undo_asked(self, text: str) -> None:
+        from app.online_dialogs import undo_asked
+
+        undo_asked(self, text)
+
+    def leave_online(self) -> None:
+        online, self.online = self.online, None
+        if online is not None:
+            online.close()
+            label = getattr(self, "_online_label", None)
+            if label is not None:
+                label.setText("")
+            self.statusBar().hide()
+            menu = getattr(self, "online_menu", None)
+            if menu is not None:
+                menu.menuAction().setVisible(False)
+            self.advise_action.setEnabled(True)
