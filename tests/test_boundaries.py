@@ -16,3 +16,10 @@ def test_cards_imports_no_qt():
     offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "cards").rglob("*.py")
                  if FORBIDDEN.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_server_imports_no_qt_and_no_app():
+    """The server runs headless; the Qt client wraps server/client.py, never the other way round."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "server").rglob("*.py")
+                 if FORBIDDEN.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
