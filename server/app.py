@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-import msgspec
 import websockets
 
 from cards.errors import DataError
@@ -126,7 +125,7 @@ class Conn:
 class Server:
     def __init__(self, data_dir: str | Path, *, store: Store | None = None, pool: Any = None,
                  unsafe_no_filter: bool = False, frame_hook: Callable | None = None, presence_every: float =
-                 PRESENCE_EVERY, sync: str = "normal", draining: bool = False):
+                 PRESENCE_EVERY, sync: str = "normal", draining: bool = False, seeds: Any = None):
         self.data_dir = Path(data_dir)
         self.store = store or SQLiteStore(self.data_dir / "games.sqlite3", sync=sync)
         if pool is None:
@@ -139,6 +138,9 @@ class Server:
         self.presence_every = presence_every
         self.draining = draining
         """No new games are created (an upgrade drains the process: docs/server.md)."""
+        self.seeds = seeds
+        """Test hook: a ``random.Random`` the games' seeds are drawn from (reproducible tests); None: the
+        operating system's secure generator (players cannot predict a deal)."""
         self.rate, self.burst = RATE, BURST
         self.rooms: dict[str, Room] = {}
         self.conns: set[Conn] = set()
@@ -188,6 +190,9 @@ class Server:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CommandError("deck", f"the deck is not legal: {problems[0]} ({problems[0].rule}){more}")
         return deck
+
+    def new_seed(self) -> int:
+        return self.seeds.randrange(2**30) if self.seeds is not None else secrets.randbelow(2**30)
 
     def new_game(self, decks: dict, seed: int, options: dict):
         return new_game(decks, seed=seed, ruleset=options.get("ruleset", "lcg"),

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -141,7 +140,7 @@ class Room:
     def start(self) -> None:
         """Every person's seat is taken: deal (a fresh secret seed) and play until a person is asked."""
         decks = {s.name: self.server.read_deck(s.deck, self.options) for s in self.seats}
-        seed = secrets.randbelow(2**30)
+        seed = self.server.new_seed()
         self.game = self.server.new_game(decks, seed, self.options)
         self.spec = dict(self.game.setup_spec)
         self.spec["seats"] = [s.name for s in self.seats]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from engine.builder import practice_game  # noqa: F401 - the engine loads before the timed part
 from engine.decisions import GameOver
 from engine.game import Options
 from engine.replay import _decode, apply_history, start_from_spec
