@@ -40,6 +40,8 @@ FLOOD_CLOSE = 500
 """Messages refused for rate in a row before the connection is closed (1008)."""
 OUT_QUEUE = 2000
 """Messages waiting to be sent to one connection before it is closed as too slow."""
+EVICT_AFTER = 1800.0
+"""Seconds a game with nobody connected stays in memory (a correspondence game waits in storage)."""
 GC_THRESHOLD = 50_000
 """Allocations between young collections (the default is 700)."""
 PRESENCE_EVERY = 60.0
@@ -228,10 +230,10 @@ class Server:
                 fresh.conns.add(c)
                 c.snapshot(fresh)
 
-    def load_all(self) -> None:
+    def load_all(self, statuses: tuple[str, ...] = ("waiting", "playing")) -> None:
         """Load (replay and check) every game still waiting or playing: done at start, so a game whose
-        engine or card data changed is reported at once."""
-        for gid in self.store.game_ids():
+        engine or card data changed is reported at once (``--check``: finished games too)."""
+        for gid in self.store.game_ids(statuses):
             try:
                 self.room(gid)
             except Exception as err:  # noqa: BLE001 - one damaged game never stops the server
@@ -445,11 +447,17 @@ class Server:
             await asyncio.sleep(0.01)
 
     async def presence(self) -> None:
-        """Every ``presence_every`` seconds: tell each game's players who is away, and for how long."""
+        """Every ``presence_every`` seconds: tell each game's players who is away, and for how long; let go
+        of games nobody has been connected to for ``EVICT_AFTER`` (they load again from storage on use)."""
         while True:
             await asyncio.sleep(self.presence_every)
             now = time.time()
             for room in list(self.rooms.values()):
+                if room.conns:
+                    room.last_used = now
+                elif now - room.last_used > EVICT_AFTER:
+                    self.rooms.pop(room.id, None)
+                    continue
                 for s in room.seats:
                     if s.person and s.away_since is not None and room.status == "playing":
                         room.notice(f"{s.name} is away ({int((now - s.away_since) // 60)} min)", kind="away")

@@ -177,6 +177,15 @@ class Client:
         """The next event, snapshot, notice (or an error that answered no command)."""
         return await asyncio.wait_for(self.events.get(), timeout or self.timeout)
 
+    def table_game(self):
+        """A read-only ``engine.game.Game`` over the latest view (what the table draws from): the view's
+        state with the definitions received; hidden cards are ``engine.ai.view.HIDDEN_DEF``."""
+        from server.bot import card_from, view_game
+
+        if self.view is None or self.view.state is None:
+            return None
+        return view_game(self.view.state, {k: card_from(d) for k, d in self.defs.items()})
+
     @property
     def decision(self):
         """This seat's pending decision (``DecisionMsg``) in the latest view, or None."""

@@ -115,6 +115,7 @@ class Room:
         """Log lines covered by the events so far (an event carries the lines after it)."""
         self.digest: str | None = record.get("digest")
         self._base: dict | None = None
+        self.last_used = time.time()
         self._base_bytes: bytes | None = None
 
     # -- seats ------------------------------------------------------------------------------------------

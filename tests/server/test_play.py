@@ -105,3 +105,22 @@ def test_a_person_against_a_computer_seat(tmp_path):
             assert any(room.auto) and not all(room.auto)  # the computer's answers and Alice's
             await a.close()
     run(main(), 180)
+
+
+def test_a_client_rebuilds_the_table_from_its_view(tmp_path):
+    """``Client.table_game()``: the view as a read-only Game the table can draw (derived values work)."""
+    async def main():
+        async with local_server(tmp_path) as (srv, url):
+            a, b = await two_seats(url)
+            for c in (a, b):
+                while c.view is None or c.view.state is None:
+                    await c.next_event(10)
+                g = c.table_game()
+                me = g.state.player(c.seat)
+                assert len(me.hand) == 7 and all(g.card(x).key != "hidden" for x in me.hand)
+                assert all(g.strength(x) is not None for x in me.hand if g.defn(x).type == "character")
+                other = [p for p in g.state.players if p.name != c.seat][0]
+                assert all(g.card(x).key == "hidden" for x in other.hand)
+            await a.close()
+            await b.close()
+    run(main(), 60)
