@@ -135,7 +135,7 @@ class Server:
             pool = default_pool()
         self.pool = pool
         self.unsafe_no_filter = unsafe_no_filter
-        """Test hook only (tests/server/test_leaks.py): send every seat everything, engine ids included."""
+        """Test hook only (tests/server/test_server_leaks.py): send every seat everything, engine ids included."""
         self.frame_hook = frame_hook
         self.presence_every = presence_every
         self.draining = draining

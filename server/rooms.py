@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import time
 from dataclasses import dataclass, field
@@ -225,13 +226,31 @@ class Room:
                 return
             seat = self.seat(d.player)
             if seat.computer:
-                seat.player.play_turn(g)
+                try:
+                    seat.player.play_turn(g)
+                except Refused:
+                    raise
+                except Exception:  # noqa: BLE001 - a computer player's bug must not stop the game
+                    logging.getLogger("maester.server").exception("computer seat %s failed", seat.name)
+                    if not self._least_answer(d):
+                        self.server.report(f"game {self.id}: the computer seat {seat.name} found no answer")
+                        return
             elif not self.asks(d):
                 g.answer(d.player, {"pass": True})
             else:
                 return
             self.auto.extend([True] * (len(g.history) - len(self.auto)))
         self.server.report(f"game {self.id}: {MAX_AUTO} automatic answers in a row; stopped")
+
+    def _least_answer(self, d) -> bool:
+        """Pass, or the first listed option: what a computer seat gives when its player fails."""
+        for answer in ([{"pass": True}] if d.can_pass else []) + list(d.options):
+            try:
+                self.game.answer(d.player, answer)
+                return True
+            except Refused:
+                continue
+        return False
 
     def _after_change(self, first: int, *, force: bool = False, chat_only: bool = False) -> int:
         """Run the automatic answers, store every answer from ``first`` on (before anything is sent), and
