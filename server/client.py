@@ -24,6 +24,7 @@ import itertools
 import ssl as ssl_module
 from typing import Any
 
+import msgspec
 import websockets
 
 from server.protocol import (MAX_FRAME, Ack, Answer, Attached, AwayAction, Chat, ChatLine, Concede, Create,
@@ -112,7 +113,10 @@ class Client:
         while not self._closing:
             try:
                 async for frame in self._ws:
-                    self._dispatch(frame)
+                    try:
+                        self._dispatch(frame)
+                    except (msgspec.ValidationError, msgspec.DecodeError):
+                        continue  # a message of a newer server this client does not know: skipped
             except (websockets.ConnectionClosed, OSError):
                 pass
             self._connected.clear()
