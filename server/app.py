@@ -272,6 +272,8 @@ class Server:
         names = [s.name for s in m.seats]
         if len(set(n.casefold() for n in names)) != len(names):
             raise CommandError("bad_message", "every seat needs its own name")
+        if any(n.casefold() == "draw" for n in names):
+            raise CommandError("bad_message", "'draw' is what a drawn game's winner reads: choose another name")
         options = {"ruleset": m.ruleset, "mode": m.mode, "era": m.era, "casual": m.casual,
                    "away_minutes": m.away_minutes}
         for s in m.seats:
