@@ -301,14 +301,17 @@ class Room:
         viewer = self.viewer(seat)
         used: dict[int, Any] = {}
         g = self.game
-        seen = None if viewer.unsafe else visible_cards(g, seat)
         d = g.advance()
         offered = set(d.choices) if not isinstance(d, GameOver) and d.player == seat else set()
+        seen: list = []  # worked out at the first card id (most answers name none)
 
         def f(vid):
             eid = viewer.to_engine(vid)
-            if seen is not None and eid not in seen and eid not in offered:
-                raise UnknownCard(vid, hidden=True)
+            if not viewer.unsafe:
+                if not seen:
+                    seen.append(visible_cards(g, seat))
+                if eid not in seen[0] and eid not in offered:
+                    raise UnknownCard(vid, hidden=True)
             used[eid] = vid
             return eid
         try:
