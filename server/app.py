@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-import msgspec
 import websockets
 
 from cards.errors import DataError
@@ -41,6 +40,8 @@ FLOOD_CLOSE = 500
 """Messages refused for rate in a row before the connection is closed (1008)."""
 OUT_QUEUE = 2000
 """Messages waiting to be sent to one connection before it is closed as too slow."""
+EVICT_AFTER = 1800.0
+"""Seconds a game with nobody connected stays in memory (a correspondence game waits in storage)."""
 GC_THRESHOLD = 50_000
 """Allocations between young collections (the default is 700)."""
 PRESENCE_EVERY = 60.0
@@ -126,7 +127,7 @@ class Conn:
 class Server:
     def __init__(self, data_dir: str | Path, *, store: Store | None = None, pool: Any = None,
                  unsafe_no_filter: bool = False, frame_hook: Callable | None = None, presence_every: float =
-                 PRESENCE_EVERY, sync: str = "normal", draining: bool = False):
+                 PRESENCE_EVERY, sync: str = "normal", draining: bool = False, seeds: Any = None):
         self.data_dir = Path(data_dir)
         self.store = store or SQLiteStore(self.data_dir / "games.sqlite3", sync=sync)
         if pool is None:
@@ -139,6 +140,9 @@ class Server:
         self.presence_every = presence_every
         self.draining = draining
         """No new games are created (an upgrade drains the process: docs/server.md)."""
+        self.seeds = seeds
+        """Test hook: a ``random.Random`` the games' seeds are drawn from (reproducible tests); None: the
+        operating system's secure generator (players cannot predict a deal)."""
         self.rate, self.burst = RATE, BURST
         self.rooms: dict[str, Room] = {}
         self.conns: set[Conn] = set()
@@ -189,6 +193,9 @@ class Server:
             raise CommandError("deck", f"the deck is not legal: {problems[0]} ({problems[0].rule}){more}")
         return deck
 
+    def new_seed(self) -> int:
+        return self.seeds.randrange(2**30) if self.seeds is not None else secrets.randbelow(2**30)
+
     def new_game(self, decks: dict, seed: int, options: dict):
         return new_game(decks, seed=seed, ruleset=options.get("ruleset", "lcg"),
                         options=Options(prompt_all=True, mode=options.get("mode", "enforce")))
@@ -223,10 +230,10 @@ class Server:
                 fresh.conns.add(c)
                 c.snapshot(fresh)
 
-    def load_all(self) -> None:
+    def load_all(self, statuses: tuple[str, ...] = ("waiting", "playing")) -> None:
         """Load (replay and check) every game still waiting or playing: done at start, so a game whose
-        engine or card data changed is reported at once."""
-        for gid in self.store.game_ids():
+        engine or card data changed is reported at once (``--check``: finished games too)."""
+        for gid in self.store.game_ids(statuses):
             try:
                 self.room(gid)
             except Exception as err:  # noqa: BLE001 - one damaged game never stops the server
@@ -265,6 +272,8 @@ class Server:
         names = [s.name for s in m.seats]
         if len(set(n.casefold() for n in names)) != len(names):
             raise CommandError("bad_message", "every seat needs its own name")
+        if any(n.casefold() == "draw" for n in names):
+            raise CommandError("bad_message", "'draw' is what a drawn game's winner reads: choose another name")
         options = {"ruleset": m.ruleset, "mode": m.mode, "era": m.era, "casual": m.casual,
                    "away_minutes": m.away_minutes}
         for s in m.seats:
@@ -440,11 +449,17 @@ class Server:
             await asyncio.sleep(0.01)
 
     async def presence(self) -> None:
-        """Every ``presence_every`` seconds: tell each game's players who is away, and for how long."""
+        """Every ``presence_every`` seconds: tell each game's players who is away, and for how long; let go
+        of games nobody has been connected to for ``EVICT_AFTER`` (they load again from storage on use)."""
         while True:
             await asyncio.sleep(self.presence_every)
             now = time.time()
             for room in list(self.rooms.values()):
+                if room.conns:
+                    room.last_used = now
+                elif now - room.last_used > EVICT_AFTER:
+                    self.rooms.pop(room.id, None)
+                    continue
                 for s in room.seats:
                     if s.person and s.away_since is not None and room.status == "playing":
                         room.notice(f"{s.name} is away ({int((now - s.away_since) // 60)} min)", kind="away")

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import msgspec
@@ -119,22 +120,30 @@ class NetBot:
             if d is None or v.at != d.at:
                 await c.next_event(timeout)
                 continue
-            at = d.at
+            at, view = d.at, c.view
+            accepted = False
             for answer in self.candidates()[:40]:
                 t0 = loop.time()
                 try:
                     await c.answer(answer, at=at)
                 except AnswerRefused:
                     self.refused += 1
+                    if c.view is not view:
+                        break  # a new view came (a snapshot after a reconnect): its ids are new
                     continue
                 except (ConnectionLost, ServerError, asyncio.TimeoutError):
                     break  # the server went away or changed: wait for the next view
                 self.latencies.append(loop.time() - t0)
                 self.answered += 1
+                accepted = True
                 break
-            while c.view is not None and c.view.at == at and c.decision is not None and c.decision.at == at \
-                    and c.connected and c.reconnects == seen_reconnects:
-                await c.next_event(timeout)  # the view after the answer
+            if not accepted:
+                if c.view is view and c.connected:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await c.next_event(1.0)
+                continue
+            while c.view is view and c.connected and c.reconnects == seen_reconnects:
+                await c.next_event(timeout)  # the view after the answer (sent before the ack: usually here)
         return None
 
 

@@ -24,6 +24,7 @@ import itertools
 import ssl as ssl_module
 from typing import Any
 
+import msgspec
 import websockets
 
 from server.protocol import (MAX_FRAME, Ack, Answer, Attached, AwayAction, Chat, ChatLine, Concede, Create,
@@ -112,7 +113,10 @@ class Client:
         while not self._closing:
             try:
                 async for frame in self._ws:
-                    self._dispatch(frame)
+                    try:
+                        self._dispatch(frame)
+                    except (msgspec.ValidationError, msgspec.DecodeError):
+                        continue  # a message of a newer server this client does not know: skipped
             except (websockets.ConnectionClosed, OSError):
                 pass
             self._connected.clear()
@@ -176,6 +180,15 @@ class Client:
     async def next_event(self, timeout: float | None = None):
         """The next event, snapshot, notice (or an error that answered no command)."""
         return await asyncio.wait_for(self.events.get(), timeout or self.timeout)
+
+    def table_game(self):
+        """A read-only ``engine.game.Game`` over the latest view (what the table draws from): the view's
+        state with the definitions received; hidden cards are ``engine.ai.view.HIDDEN_DEF``."""
+        from server.bot import card_from, view_game
+
+        if self.view is None or self.view.state is None:
+            return None
+        return view_game(self.view.state, {k: card_from(d) for k, d in self.defs.items()})
 
     @property
     def decision(self):

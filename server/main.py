@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"maester-server: cannot open the data folder {data}: {err}", file=sys.stderr)
         return 2
     if args.check:
-        server.load_all()
+        server.load_all(("waiting", "playing", "over", "ended"))
         for text in server.problems:
             print(text)
         print(f"{len(server.rooms)} games loaded, {len(server.problems)} problem(s)")

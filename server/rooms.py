@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -118,6 +118,7 @@ class Room:
         """Log lines covered by the events so far (an event carries the lines after it)."""
         self.digest: str | None = record.get("digest")
         self._base: dict | None = None
+        self.last_used = time.time()
         self._base_bytes: bytes | None = None
 
     # -- seats ------------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ class Room:
     def start(self) -> None:
         """Every person's seat is taken: deal (a fresh secret seed) and play until a person is asked."""
         decks = {s.name: self.server.read_deck(s.deck, self.options) for s in self.seats}
-        seed = secrets.randbelow(2**30)
+        seed = self.server.new_seed()
         self.game = self.server.new_game(decks, seed, self.options)
         self.spec = dict(self.game.setup_spec)
         self.spec["seats"] = [s.name for s in self.seats]
@@ -228,13 +229,31 @@ class Room:
                 return
             seat = self.seat(d.player)
             if seat.computer:
-                seat.player.play_turn(g)
+                try:
+                    seat.player.play_turn(g)
+                except Refused:
+                    raise
+                except Exception:  # noqa: BLE001 - a computer player's bug must not stop the game
+                    logging.getLogger("maester.server").exception("computer seat %s failed", seat.name)
+                    if not self._least_answer(d):
+                        self.server.report(f"game {self.id}: the computer seat {seat.name} found no answer")
+                        return
             elif not self.asks(d):
                 g.answer(d.player, {"pass": True})
             else:
                 return
             self.auto.extend([True] * (len(g.history) - len(self.auto)))
         self.server.report(f"game {self.id}: {MAX_AUTO} automatic answers in a row; stopped")
+
+    def _least_answer(self, d) -> bool:
+        """Pass, or the first listed option: what a computer seat gives when its player fails."""
+        for answer in ([{"pass": True}] if d.can_pass else []) + list(d.options):
+            try:
+                self.game.answer(d.player, answer)
+                return True
+            except Refused:
+                continue
+        return False
 
     def _after_change(self, first: int, *, force: bool = False, chat_only: bool = False) -> int:
         """Run the automatic answers, store every answer from ``first`` on (before anything is sent), and
@@ -285,14 +304,17 @@ class Room:
         viewer = self.viewer(seat)
         used: dict[int, Any] = {}
         g = self.game
-        seen = None if viewer.unsafe else visible_cards(g, seat)
         d = g.advance()
         offered = set(d.choices) if not isinstance(d, GameOver) and d.player == seat else set()
+        seen: list = []  # worked out at the first card id (most answers name none)
 
         def f(vid):
             eid = viewer.to_engine(vid)
-            if seen is not None and eid not in seen and eid not in offered:
-                raise UnknownCard(vid, hidden=True)
+            if not viewer.unsafe:
+                if not seen:
+                    seen.append(visible_cards(g, seat))
+                if eid not in seen[0] and eid not in offered:
+                    raise UnknownCard(vid, hidden=True)
             used[eid] = vid
             return eid
         try:

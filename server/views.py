@@ -220,8 +220,8 @@ class Viewer:
             ch["stealth"] = {str(m(int(k))): m(v) for k, v in ch["stealth"].items()}
         d["effects"] = [dict(e, target=m(e["target"]), source=m(e["source"])) for e in d["effects"]
                         if m(e["target"]) is not None]
-        d["windows"] = [{"kind": w["kind"], "name": w["name"], "initiator": w["initiator"], "step": w["step"]}
-                        for w in d["windows"]]
+        windows = [{"kind": w["kind"], "name": w["name"], "initiator": w["initiator"], "step": w["step"]}
+                   for w in d["windows"]]
         d["reducers"] = [{"player": r.get("player"), "amount": r.get("amount"), "until": r.get("until"),
                           "source": m(r.get("source"))} for r in d["reducers"]]
         d["granted"] = [{"card": m(g.get("card")), "ability": g.get("ability"), "player": g.get("player"),
@@ -235,6 +235,9 @@ class Viewer:
         self.known_names |= names
         secret = {game.pool[c.key].name for e, c in st.cards.items() if e not in seen and c.key in game.pool}
         self.secret_names = sorted(secret - self.known_names, key=len, reverse=True)
+        for w in windows:  # a window is named after its event, which may name a card
+            w["name"] = self.scrub(w["name"]) if isinstance(w["name"], str) else w["name"]
+        d["windows"] = windows
         return d, keys
 
     def decision(self, d: Decision, at: int) -> dict:
@@ -252,9 +255,12 @@ class Viewer:
                 ctx[k] = [f(x) for x in v]
             elif k == "by_hand":
                 ctx[k] = [map_answer(x, f) for x in v] if isinstance(v, list) else bool(v)
-            elif isinstance(v, (str, bool)) or _is_int(v) or (isinstance(v, list)
-                                                             and all(isinstance(x, str) for x in v)):
+            elif isinstance(v, str):
+                ctx[k] = self.scrub(v)
+            elif isinstance(v, bool) or _is_int(v):
                 ctx[k] = v
+            elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+                ctx[k] = [self.scrub(x) for x in v]
         return {"at": at, "kind": d.kind, "prompt": self.scrub(d.prompt),
                 "options": [map_answer(o, f) for o in d.options],
                 "choices": [f(c) if _is_int(c) else c for c in d.choices],

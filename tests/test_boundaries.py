@@ -78,3 +78,10 @@ def test_importing_every_cards_module_loads_no_engine_or_app_module():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_server_imports_no_qt_and_no_app():
+    """The server runs headless; the Qt client wraps server/client.py, never the other way round."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "server").rglob("*.py")
+                 if FORBIDDEN.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []

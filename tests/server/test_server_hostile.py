@@ -75,6 +75,7 @@ def _frames(invite: str, bob_token: str) -> tuple[list, list, list]:
         {"t": "create", "seats": seats, "era": "future"}, {"t": "create", "seats": seats, "away_minutes": 0},
         {"t": "create", "seats": [dict(seats[0], deck=None), seats[1]]},
         {"t": "create", "seats": [dict(seats[0], name=""), seats[1]]},
+        {"t": "create", "seats": [dict(seats[0], name="Draw"), seats[1]]},
         {"t": "create", "seats": [dict(seats[0], name="\u0000x"), seats[1]]},
         {"t": "my_games", "tokens": ["A" * 22] * 201}, {"t": "my_games", "tokens": ["short"]},
         {"t": "my_games", "tokens": "all"})]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import msgspec
 
@@ -38,6 +39,7 @@ class LeakChecker:
         self.history: dict = {}        # (viewer, engine id) -> [(frame number, view id, hidden)]
         self.frames = 0
         self.leaks: list[str] = []
+        self.known: dict = {}
 
     def __call__(self, conn, data: bytes) -> None:
         room = conn.room
@@ -50,13 +52,17 @@ class LeakChecker:
         shown = self.ever_seen.setdefault(seat, set())
         shown |= {g.state.cards[e].key for e in seen}
         text = data.decode()
-        known = set()  # titles and texts he may know (a hidden card may share a text or part of a title)
-        for key in shown:
-            d = g.pool.get(key)
-            if d is not None:
-                known |= {_enc(d.name), _enc(d.text)} - {""}
-        for value in sorted(known, key=len, reverse=True):
-            text = text.replace(value, "")
+        held = self.known.get(seat)
+        if held is None or held[0] != len(shown):  # titles and texts he may know (a hidden card may share
+            known = set()                          # a text, or part of a title, with one he saw)
+            for key in shown:
+                d = g.pool.get(key)
+                if d is not None:
+                    known |= {_enc(d.name), _enc(d.text)} - {""}
+            held = self.known[seat] = (len(shown), sorted(known, key=len, reverse=True))
+        for value in held[1]:
+            if value in text:
+                text = text.replace(value, "")
         for eid, c in g.state.cards.items():
             if eid in seen or c.key in shown:
                 continue
@@ -82,7 +88,8 @@ class LeakChecker:
 
 async def _game(tmp_path, players: int, checker: LeakChecker, *, unsafe: bool = False, stop_at: int | None = None,
                 concede: bool = False):
-    async with local_server(tmp_path, frame_hook=checker, unsafe_no_filter=unsafe) as (srv, url):
+    async with local_server(tmp_path, frame_hook=checker, unsafe_no_filter=unsafe,
+                            seeds=random.Random(players)) as (srv, url):
         clients = [Client(url) for _ in range(players)]
         for c in clients:
             await c.connect()

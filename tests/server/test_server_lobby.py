@@ -244,3 +244,20 @@ def test_advise_mode_takes_free_moves(tmp_path):
             for x in (a, b):
                 await x.close()
     run(main(), 60)
+
+
+def test_the_others_see_who_is_away_and_for_how_long(tmp_path):
+    async def main():
+        async with local_server(tmp_path, presence_every=0.05) as (srv, url):
+            a, b = await two_seats(url)
+            await b.close()
+            texts = []
+            while not any(t.startswith("Bob is away (") for t in texts):
+                m = await a.next_event(10)
+                if isinstance(m, P.Notice):
+                    texts.append(m.text)
+            assert "Bob is away" in texts and "Bob is away (0 min)" in texts
+            bob = [s for s in srv.rooms[a.game].seat_infos() if s.name == "Bob"][0]
+            assert not bob.connected and bob.away_s is not None
+            await a.close()
+    run(main(), 30)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from engine.builder import practice_game  # noqa: F401 - the engine loads before the timed part
-from engine.decisions import GameOver
 from engine.game import Options
 from engine.replay import _decode, apply_history, start_from_spec
 from cards.pool import practice_pool
@@ -90,19 +88,57 @@ def test_two_clients_play_a_whole_game_through_a_kill_9_and_a_restart(tmp_path):
         server.stop()
 
 
-def test_a_person_against_a_computer_seat(tmp_path):
+def test_a_person_against_a_computer_seat_through_a_kill_9(tmp_path):
+    """The computer seat lives in the server: after a kill -9 and a restart it goes on where it was."""
+    server = ServerProcess(tmp_path)
+    url = f"ws://127.0.0.1:{server.start()}"
+
     async def main():
-        async with local_server(tmp_path) as (srv, url):
-            a = Client(url)
-            await a.connect()
+        a = Client(url)
+        await a.connect()
+        try:
             me = await a.create([SeatSpec("Alice", "practice:stark"),
                                  SeatSpec("Bob", "practice:lannister", computer="random")])
             assert me.token and len(me.token) >= 22  # 128 random bits
             await a.set_stops(QUIET)
-            winner = await NetBot(a, 5).play()
-            room = srv.rooms[me.game]
-            assert isinstance(room.game.advance(), GameOver)
-            assert winner == room.winner and room.status == "over"
-            assert any(room.auto) and not all(room.auto)  # the computer's answers and Alice's
+            bot = NetBot(a, 5)
+            await bot.play(stop_at=80)
+            stored = _stored(tmp_path / "games.sqlite3")
+            server.kill9()
+            ServerProcess.start(server)
+            winner = await bot.play()
+            final = _stored(tmp_path / "games.sqlite3")
+            assert final["status"] == "over" and winner in ("Alice", "Bob")
+            assert final["history"][:len(stored["history"])] == stored["history"]  # nothing lost or changed
+            assert _replayed_digest(final) == final["digest"]
+            db = sqlite3.connect(str(tmp_path / "games.sqlite3"))
+            autos = {auto for (auto,) in db.execute("SELECT auto FROM answers")}
+            db.close()
+            assert autos == {0, 1}  # the computer's answers and Alice's
+            assert a.reconnects == 1
+        finally:
             await a.close()
-    run(main(), 180)
+
+    try:
+        run(main(), 180)
+    finally:
+        server.stop()
+
+
+def test_a_client_rebuilds_the_table_from_its_view(tmp_path):
+    """``Client.table_game()``: the view as a read-only Game the table can draw (derived values work)."""
+    async def main():
+        async with local_server(tmp_path) as (srv, url):
+            a, b = await two_seats(url)
+            for c in (a, b):
+                while c.view is None or c.view.state is None:
+                    await c.next_event(10)
+                g = c.table_game()
+                me = g.state.player(c.seat)
+                assert len(me.hand) == 7 and all(g.card(x).key != "hidden" for x in me.hand)
+                assert all(g.strength(x) is not None for x in me.hand if g.defn(x).type == "character")
+                other = [p for p in g.state.players if p.name != c.seat][0]
+                assert all(g.card(x).key == "hidden" for x in other.hand)
+            await a.close()
+            await b.close()
+    run(main(), 60)
