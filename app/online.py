@@ -215,7 +215,7 @@ class NetWorker(QThread):
         if self._halt.is_set():
             self._stop.set()
         if self.keep:
-            self.local_pool = local_pool()  # read here, off the UI thread (the views' cards get their abilities)
+            self.local_pool = local_pool()  # read here, off the UI thread (the log links this pool's card names)
         self.client = c = Client(self.url, timeout=self.timeout)
         delay, tries = 0.2, 0
         while not self._stop.is_set():
@@ -361,18 +361,6 @@ def local_pool():
         return {}
 
 
-def with_abilities(d, local):
-    """A definition the server sent (card data without its abilities), with the abilities of the same card
-    in this Maester's pool: the table marks "text by hand" only on cards whose text is not automated. A card
-    this pool lacks, or knows with other text, keeps none (every paragraph of its text reads as by hand)."""
-    import dataclasses
-
-    mine = local.get(d.key) if hasattr(local, "get") else None
-    if mine is None or mine.name != d.name or mine.text != d.text or not mine.abilities:
-        return d
-    return dataclasses.replace(d, abilities=mine.abilities)
-
-
 def decision_of(msg, seat: str) -> Decision:
     return Decision(kind=msg.kind, player=seat, prompt=msg.prompt, options=list(msg.options),
                     choices=list(msg.choices), min_count=msg.min_count, max_count=msg.max_count,
@@ -463,7 +451,7 @@ class OnlineController(TableController):
         self.say(f"The server stops for you {STOPS[policy]}.", "info")
 
     # -- a new view from the server --------------------------------------------------------------
-    def show_view(self, view, game: ViewGame, snapshot: bool = False) -> None:
+    def show_view(self, view, game: ViewGame) -> None:
         moved = self.view is None or view.at != self.view.at or self.game.next_decision != game.next_decision
         self.view, self.game = view, game
         if moved:
@@ -471,9 +459,7 @@ class OnlineController(TableController):
             self._fallback = None
             self.selection.clear()
             self.setup_attach.clear()
-            mine = f"advice: {self.my_seat}: "
-            broken = list(view.warnings) or [line.split(mine, 1)[1] for line in view.log if mine in line
-                                             and not snapshot]
+            broken = list(view.warnings)  # the server sends a seat the rules its own last move broke
             if broken:  # advise mode: the rules the last answer or free move broke (also in the log)
                 self.say("Rules broken: " + "; ".join(broken), "warning")
             elif self.last_message[1] == "refused":
@@ -644,7 +630,7 @@ class OnlineGame(QObject):
             self._attached(msg)
             return
         if isinstance(msg, Notice):
-            self._presence_news(msg.text)
+            self._presence_news(msg)
             if self.controller is not None:
                 self.controller.say(msg.text, "warning" if msg.kind in ("away", "undo") else "info")
                 if msg.kind == "undo" and "asks" in msg.text:
@@ -672,33 +658,25 @@ class OnlineGame(QObject):
             return
         self._take(view, isinstance(msg, Snapshot))
 
-    def _presence_news(self, text: str) -> None:
-        """A notice says a seat went away or came back: the status follows at once (the next view, which
-        lists who is connected, replaces it)."""
-        if self.view is None:
+    def _presence_news(self, msg) -> None:
+        """A presence notice (``away``/``back``) carries every seat's presence: the status follows at once
+        (the next view, which lists the same, replaces it)."""
+        if self.view is None or not msg.seats or msg.kind not in ("away", "back"):
             return
         import msgspec
 
-        for i, s in enumerate(self.view.seats):
-            if s.kind != "person":
-                continue
-            m = re.fullmatch(re.escape(s.name) + r" is (back|away)(?: \((\d+) min\))?", text)
-            if m:
-                here = m[1] == "back"
-                seats = list(self.view.seats)
-                seats[i] = msgspec.structs.replace(s, connected=here, away_s=None if here else int(m[2] or 0) * 60)
-                self.view = msgspec.structs.replace(self.view, seats=seats)
-                ctl = self.controller
-                if ctl is not None and isinstance(ctl.game.next_decision, Decision) and \
-                        ctl.game.next_decision.kind == "waiting":
-                    ctl.game.next_decision = self._next(self.view)  # "Bob: is away; the game waits"
-                    ctl.changed.emit()
+        self.view = msgspec.structs.replace(self.view, seats=list(msg.seats))
+        ctl = self.controller
+        if ctl is not None and isinstance(ctl.game.next_decision, Decision) and \
+                ctl.game.next_decision.kind == "waiting":
+            ctl.game.next_decision = self._next(self.view)  # "Bob: is away; the game waits"
+            ctl.changed.emit()
 
     def _take(self, view, snapshot: bool = False) -> None:
         from server.bot import card_from
 
         local = getattr(self.worker, "local_pool", None) or {}
-        new = {k: with_abilities(card_from(d), local) for k, d in view.defs.items() if k not in self.defs}
+        new = {k: card_from(d) for k, d in view.defs.items() if k not in self.defs}  # abilities included
         self.defs.update(new)
         del self.log[view.log_start:]
         self.log.extend(view.log)
@@ -731,7 +709,7 @@ class OnlineGame(QObject):
         else:
             if any(d.name not in self.names for d in new.values()):
                 self._link_names(local)  # a card this Maester does not know: its name links too
-            self.controller.show_view(view, game, snapshot=snapshot)
+            self.controller.show_view(view, game)
         if self.token and self.book is not None and view.status in ("over", "ended"):
             pass  # a finished game stays in "My online games" (its replay is on the server)
         self._show_status()

@@ -186,6 +186,9 @@ class Server:
             try:
                 deck = parse_deck_text(ref, self.pool, "<deck>")
             except DataError as err:
+                if err.hint and "--pool" in err.hint:  # the command line's advice: a table user has no --pool
+                    err.hint = ("take the card out of the deck, or check its name and set: this server's card "
+                                "pool has no such card")
                 raise CommandError("deck", f"the deck list cannot be read: {err}") from None
         problems = check_deck(deck, casual=options.get("casual", True), era=options.get("era"))
         if problems:
@@ -251,7 +254,7 @@ class Server:
             was_away = s.away_since is not None
             s.away_since = None
             if was_away:
-                room.notice(f"{seat} is back")
+                room.notice(f"{seat} is back", kind="back", seats=room.seat_infos())
         conn.snapshot(room, last_seq)
 
     def _detach(self, conn: Conn) -> None:
@@ -264,7 +267,7 @@ class Server:
             room.viewer(seat).forget_all()
         if seat is not None and not room.connected(seat) and room.status in ("waiting", "playing"):
             room.seat(seat).away_since = time.time()
-            room.notice(f"{seat} is away")
+            room.notice(f"{seat} is away", kind="away", seats=room.seat_infos())
 
     def create(self, conn: Conn, m: P.Create) -> None:
         if self.draining:
@@ -462,7 +465,8 @@ class Server:
                     continue
                 for s in room.seats:
                     if s.person and s.away_since is not None and room.status == "playing":
-                        room.notice(f"{s.name} is away ({int((now - s.away_since) // 60)} min)", kind="away")
+                        room.notice(f"{s.name} is away ({int((now - s.away_since) // 60)} min)", kind="away",
+                                    seats=room.seat_infos())
 
     async def serve(self, host: str, port: int, *, ssl=None, ready: Callable[[int], None] | None = None) -> None:
         # Views and engine steps allocate many small objects: with the default thresholds the collector

@@ -285,10 +285,13 @@ class Snapshot(Base, tag="snapshot"):
 
 
 class Notice(Base, tag="notice"):
-    """Not an event (no ``seq``): presence changes (``Bob is away (2 min)``), undo requests, warnings."""
+    """Not an event (no ``seq``): presence changes (``Bob is away (2 min)``), undo requests, warnings.
+    A presence notice (``kind`` ``away`` or ``back``) carries ``seats``: every seat as a view lists them
+    (``connected``, ``away_s``), so a client reads who is away, and since when, from data, not text."""
     game: str
     text: str
     kind: str = "info"
+    seats: Optional[list[SeatInfo]] = None
 
 
 class GameEntry(Struct, omit_defaults=True):

@@ -120,6 +120,9 @@ class Room:
         self._base: dict | None = None
         self.last_used = time.time()
         self._base_bytes: bytes | None = None
+        self.advice: tuple[str | None, list[str]] = (None, [])
+        """Advise mode: the seat whose last answer or free move broke rules, and those rules (its view's
+        ``warnings``)."""
 
     # -- seats ------------------------------------------------------------------------------------------
     def seat(self, name: str) -> Seat:
@@ -286,6 +289,7 @@ class Room:
             self.server.reload(self)  # memory went ahead of the disk: back to what is stored
             raise CommandError("internal", "the server could not store the game; nothing changed, try again")
         self.broadcast()
+        self.advice = (None, [])  # sent with this event only
         return self.seq
 
     # -- commands ---------------------------------------------------------------------------------------
@@ -342,6 +346,7 @@ class Room:
         except Refused as err:
             raise self._refusal(seat, err, used) from None
         self.undo = None
+        self.advice = (seat, list(g.warnings))  # before the automatic answers clear them
         return self._after_change(first)
 
     def free(self, seat: str, move: dict, at: int | None) -> int:
@@ -353,10 +358,11 @@ class Room:
         engine_move, used = self._translate(seat, move, map_move)
         first = len(g.history)
         try:
-            free_move(g, seat, engine_move)
+            broken = free_move(g, seat, engine_move)
         except Refused as err:
             raise self._refusal(seat, err, used) from None
         self.undo = None
+        self.advice = (seat, broken)
         return self._after_change(first)
 
     def concede(self, seat: str) -> int:
@@ -528,8 +534,8 @@ class Room:
                 waiting = [d.player]
                 if d.player == seat:
                     decision = P.DecisionMsg(**v.decision(d, len(g.history)))
-            if seat is not None:
-                warnings = [v.scrub(w) for w in g.warnings]
+            if seat is not None and self.advice[0] == seat:
+                warnings = [v.scrub(w) for w in self.advice[1]]
         view = P.View(at=len(g.history) if g else 0, status=self.status, seats=self.seat_infos(), state=state,
                       log=log, log_start=start, decision=decision, waiting_for=waiting, winner=self.winner,
                       reason=v.scrub(self.reason or self.problem or "") or None, undo_asked_by=self.undo["by"] if self.undo else None,
@@ -566,6 +572,6 @@ class Room:
         return P.Snapshot(game=self.id, seq=self.seq, view=msgspec.structs.replace(view, defs=defs),
                           chat=[c for c in self.chat if c.seq > last_seq])
 
-    def notice(self, text: str, kind: str = "info") -> None:
+    def notice(self, text: str, kind: str = "info", seats: list[P.SeatInfo] | None = None) -> None:
         for c in list(self.conns):
-            c.send(P.Notice(game=self.id, text=text, kind=kind))
+            c.send(P.Notice(game=self.id, text=text, kind=kind, seats=seats))

@@ -84,10 +84,10 @@ class UnknownCard(Exception):
 
 
 def card_def(d) -> dict:
-    """A card definition as plain data for a client (its source file left out)."""
+    """A card definition as plain data for a client (its source file left out; its abilities kept, so the
+    table knows which of its text the engine plays). Only ever sent for cards the viewer sees."""
     out = msgspec.to_builtins(d, order="sorted")
     out.pop("source", None)
-    out.pop("abilities", None)
     return out
 
 

@@ -52,6 +52,12 @@ class LeakChecker:
         shown = self.ever_seen.setdefault(seat, set())
         shown |= {g.state.cards[e].key for e in seen}
         text = data.decode()
+        if '"abilities"' in text:  # a seen card's own ability data may name another card (as its text does)
+            msg = msgspec.json.decode(data)
+            for key, d in ((msg.get("view") or {}).get("defs") or {}).items():
+                if key in shown:
+                    d.pop("abilities", None)
+            text = msgspec.json.encode(msg).decode()
         held = self.known.get(seat)
         if held is None or held[0] != len(shown):  # titles and texts he may know (a hidden card may share
             known = set()                          # a text, or part of a title, with one he saw)
