@@ -3,7 +3,8 @@
 Every frame a client sends goes through ``protocol.decode_client`` (size, JSON, type, every field) and a
 per-connection rate limit before anything reads it; a bad one is answered with ``error`` and changes
 nothing. A command's handler runs without an ``await`` until its events are queued (``rooms``), so a game
-is never seen half-changed. Nothing a client sends can raise out of the handler: an unexpected exception
+is never seen half-changed; a command for a game whose ``strong`` computer seat is thinking (in a worker
+thread, ``Room.think``) waits until it has answered. Nothing a client sends can raise out of the handler: an unexpected exception
 is logged on the server (with its traceback) and the client gets ``error`` ``internal``, without details.
 """
 from __future__ import annotations
@@ -432,7 +433,12 @@ class Server:
         writer = asyncio.create_task(conn.writer())
         try:
             async for frame in ws:
-                self.handle(conn, frame)
+                room = conn.room
+                if room is not None and room.lock.locked():  # its computer seat is thinking: wait for it
+                    async with room.lock:
+                        self.handle(conn, frame)
+                else:
+                    self.handle(conn, frame)
                 if conn.flood > FLOOD_CLOSE:
                     await ws.close(1008, "flood")
                     break

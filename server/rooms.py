@@ -1,8 +1,11 @@
 """One online game: its engine ``Game``, its seats, who is asked what, and what each viewer is sent.
 
-Everything here is synchronous and runs in the server's one event loop: a command is checked, applied,
-stored and its events queued without an ``await`` in between, so two commands of one game never
-interleave and nothing needs a lock.
+Everything here runs in the server's one event loop: a command is checked, applied, stored and its
+events queued without an ``await`` in between, so two commands of one game never interleave. One thing
+runs elsewhere: a ``strong`` computer seat works out its answer in a worker thread (``think``), so other
+games go on meanwhile. While it thinks the game's ``lock`` is held and every command for that game waits
+for it (``app.Server.handler``); the answer is then given, stored and sent in the loop, as any automatic
+answer, so the stored history is the same as if it had been worked out in place.
 
 **Who is asked (the prompt and timing rule).** Online games run the engine with ``prompt_all`` on: the
 engine offers every opportunity to every player, whether or not he has a legal play. The server then
@@ -17,6 +20,7 @@ is always asked. A computer seat answers everything itself.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -42,7 +46,8 @@ MAX_AUTO = 50_000
 RULE_ID = re.compile(r"\b([A-Z]{2,4}-\d{2}[a-z]?)\b")
 STRONG_ROLLOUTS = 5
 """Rollouts a ``strong`` computer seat plays per decision (its answer depends only on its view and seed; it runs
-in the server's loop, so a search that passes ``STRONG_TIME_LIMIT`` seconds is dropped for the rules of thumb)."""
+in a worker thread with its game locked, and a search that passes ``STRONG_TIME_LIMIT`` seconds is dropped for
+the rules of thumb)."""
 STRONG_TIME_LIMIT = 1.0
 
 
@@ -120,6 +125,9 @@ class Room:
         self._base: dict | None = None
         self.last_used = time.time()
         self._base_bytes: bytes | None = None
+        self.lock = asyncio.Lock()
+        """Held while a computer seat thinks in a worker thread: the game's commands wait for it."""
+        self.thinking: asyncio.Task | None = None
         self.advice: tuple[str | None, list[str]] = (None, [])
         """Advise mode: the seat whose last answer or free move broke rules, and those rules (its view's
         ``warnings``)."""
@@ -231,6 +239,8 @@ class Room:
             if isinstance(d, GameOver) or d is None:
                 return
             seat = self.seat(d.player)
+            if seat.computer and self.thinks_apart(seat):
+                return  # worked out in a worker thread (``think``), once this change is stored and sent
             if seat.computer:
                 try:
                     seat.player.play_turn(g)
@@ -247,6 +257,66 @@ class Room:
                 return
             self.auto.extend([True] * (len(g.history) - len(self.auto)))
         self.server.report(f"game {self.id}: {MAX_AUTO} automatic answers in a row; stopped")
+
+    def thinks_apart(self, seat: Seat) -> bool:
+        """Whether ``seat``'s answers are worked out in a worker thread: a ``strong`` computer seat, when the
+        server's loop is running (a game loaded outside it answers in place)."""
+        if seat.computer != "strong" or not hasattr(seat.player, "give"):
+            return False
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    def _schedule_thinking(self) -> None:
+        g = self.game
+        if g is None or self.status != "playing" or (self.thinking is not None and not self.thinking.done()):
+            return
+        d = g.advance()
+        if not isinstance(d, GameOver) and d is not None and self.seat(d.player).computer \
+                and self.thinks_apart(self.seat(d.player)):
+            self.thinking = asyncio.get_running_loop().create_task(self.think())
+
+    async def think(self) -> None:
+        """Let the computer seats whose turn it is answer, each working out its answer in a worker thread
+        while the game is locked; each answer (and the automatic ones after it) is stored, then sent."""
+        async with self.lock:
+            while self.status == "playing" and self.game is not None and self.server.rooms.get(self.id) is self:
+                g = self.game
+                d = g.advance()
+                if isinstance(d, GameOver) or d is None:
+                    return
+                seat = self.seat(d.player)
+                player = seat.player
+                if not seat.computer or not self.thinks_apart(seat):
+                    return
+                first = len(g.history)
+                try:
+                    candidates = await asyncio.to_thread(player.candidates, g, d)
+                except Exception:  # noqa: BLE001 - a computer player's bug must not stop the game
+                    logging.getLogger("maester.server").exception("computer seat %s failed", seat.name)
+                    candidates = []
+                if self.game is not g or len(g.history) != first or seat.player is not player \
+                        or self.server.rooms.get(self.id) is not self:
+                    return  # the game was reloaded, or the seat taken back, meanwhile
+                try:
+                    try:
+                        player.give(g, d, candidates)
+                    except Refused:
+                        raise
+                    except Exception:  # noqa: BLE001 - as in ``run_auto``
+                        logging.getLogger("maester.server").exception("computer seat %s failed", seat.name)
+                        if not self._least_answer(d):
+                            self.server.report(f"game {self.id}: the computer seat {seat.name} found no answer")
+                            return
+                    self.auto.extend([True] * (len(g.history) - len(self.auto)))
+                    self._after_change(first)
+                except Exception:  # noqa: BLE001 - logged; the game is reloaded from what is stored
+                    logging.getLogger("maester.server").exception("game %s: a computer answer failed", self.id)
+                    if self.server.rooms.get(self.id) is self:
+                        self.server.reload(self)
+                    return
 
     def _least_answer(self, d) -> bool:
         """Pass, or the first listed option: what a computer seat gives when its player fails."""
@@ -290,6 +360,7 @@ class Room:
             raise CommandError("internal", "the server could not store the game; nothing changed, try again")
         self.broadcast()
         self.advice = (None, [])  # sent with this event only
+        self._schedule_thinking()
         return self.seq
 
     # -- commands ---------------------------------------------------------------------------------------

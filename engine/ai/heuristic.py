@@ -44,8 +44,13 @@ class HeuristicPlayer:
         d = game.advance()
         if isinstance(d, GameOver) or d is None:
             return False
+        return self.give(game, d, self.candidates(game, d))
+
+    def give(self, game: Game, d: Decision, candidates: list[dict]) -> bool:
+        """Give the first of ``candidates`` (``self.candidates(game, d)``, worked out beforehand, e.g. in
+        another thread while the game is held still) that the engine takes; the fallback's otherwise."""
         me = d.player
-        for i, answer in enumerate(self.candidates(game, d)):
+        for i, answer in enumerate(candidates):
             try:
                 game.answer(me, answer)
             except Refused:
