@@ -314,7 +314,15 @@ def test_host_dialog_against_a_computer_seat(qtbot, server):
     gold = a.controller.game.player("Alice").gold
     a.controller.hotkey("gold+")
     qtbot.waitUntil(lambda: a.controller.game.player("Alice").gold == gold + 1, timeout=WAIT)
+    # a free move that breaks a rule: its warning comes back in the view (the draw cap, DRW-03)
+    for _ in range(4):
+        hand = len(a.controller.game.player("Alice").hand)
+        a.controller.hotkey("draw")
+        qtbot.waitUntil(lambda: len(a.controller.game.player("Alice").hand) == hand + 1, timeout=WAIT)
+        if a.controller.view.warnings:
+            break
     assert a.controller.last_message[1] == "warning" and a.prompt.msg.text().startswith("Rules broken")
+    assert "DRW-03" in a.prompt.msg.text()
 
 
 def test_a_server_that_cannot_be_reached_is_said_and_never_blocks(qtbot, tmp_path):
