@@ -36,6 +36,8 @@ from engine.decisions import Refused  # noqa: E402
 from engine.game import Game, Options  # noqa: E402
 
 DEFAULT_JSON = ROOT.parent / "shared" / "data" / "agot1-lcg-cards.json"
+TIMEOUTS: Counter = Counter()
+"""Searches dropped at the strong level's time limit (its safety net), by level."""
 CORE_MATCHUPS = (("stark", "lannister"), ("baratheon", "greyjoy"), ("targaryen", "martell"))
 
 
@@ -89,6 +91,8 @@ def run_pair(a: str, b: str, deckset: str, games: int, seed0: int, rollouts: int
         watch(game, blunders, {n: levels[n] for n in names})
         players = {n: make_player(levels[n], seed * 10 + k, rollouts=rollouts) for k, n in enumerate(names)}
         winner = play_game(game, players, timings=timings)
+        for p in players.values():
+            TIMEOUTS[getattr(p, "level", "random")] += getattr(p, "timeouts", 0)
         for n in names:
             per_game[levels[n]] += 1
         if winner in levels:
@@ -152,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
         print(f"{level:<10} {len(ts):>9} {statistics.median(ts) * 1000:>10.1f} {p99 * 1000:>8.1f} "
               f"{ts[-1] * 1000:>8.1f}")
+    if "strong" in timings:
+        print(f"searches dropped at the time limit (safety net): {TIMEOUTS['strong']}")
     print(f"\n{time.perf_counter() - start:.0f} s")
     if args.verbose:
         print("\n".join(blunders.examples))

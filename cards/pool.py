@@ -212,7 +212,7 @@ def import_pool(path: str | Path, *, era: str | None = "ccg",
 def source_name(path: str | Path) -> str:
     """The name an import is kept under: the file's (or folder's) name."""
     path = Path(path)
-    return path.name or str(path)
+    return path.name or path.resolve().name or str(path)
 
 
 def _now() -> str:
@@ -412,7 +412,8 @@ def load_sources(path: Path | None = None) -> list[ImportedSource]:
         if name in keys:
             raise damaged(f"the source {name!r} appears twice")
         keys.add(name)
-        sources.append(ImportedSource(name, where, date, report, _cached_cards(entry.get("cards"), file, damaged)))
+        cards = _cached_cards(entry.get("cards"), file, damaged)
+        sources.append(ImportedSource(name, where, date, report, cards))
     return sources
 
 

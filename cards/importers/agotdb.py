@@ -62,7 +62,7 @@ EVENT_HOUSE_DROPPED = "events listed with a House, imported neutral (ZON-09)"
 TABLE = "AGoT-db"
 REQUIRED = ("UniversalId", "Type", "Set")
 READ_SECONDS = 120.0
-"""The most time reading one ``.mdb`` may take (the real 2.6 MB file takes about 3 s)."""
+"""The most time reading one ``.mdb`` may take (the real 2.6 MB file takes 3 to 9 s)."""
 DAMAGED_HINT = ("the file is damaged: use a good copy of the .mdb from the AGoTDB card searcher "
                 "(or the LCG .json instead)")
 

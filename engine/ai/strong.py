@@ -68,6 +68,8 @@ class StrongPlayer(HeuristicPlayer):
         self.budget = max(1, int(rollouts))
         self.time_limit = time_limit
         self.deadline: float | None = None
+        self.timeouts = 0
+        """Searches dropped at the time limit."""
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
@@ -386,7 +388,7 @@ class StrongPlayer(HeuristicPlayer):
                 rng = random.Random(f"{self.seed}/{phase}/{len(g.state.log)}/{k}")
                 v = search.rollout(g, d.player, phase, dict(cand, _kind=d.kind), rng, deadline=self.deadline)
                 if self.out_of_time():
-                    self.timeouts = getattr(self, "timeouts", 0) + 1
+                    self.timeouts += 1
                     return None
                 if v is not None:
                     sums[i].append(v)

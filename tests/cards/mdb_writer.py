@@ -57,7 +57,7 @@ def _tdef(columns: list[tuple[str, str]], next_page: int = 0, system: bool = Fal
     return _page(head + body)
 
 
-def _record(columns: list[tuple[str, str]], row: dict, long_values: list) -> bytes:
+def _record(columns: list[tuple[str, str]], row: dict) -> bytes:
     fixed, var, offsets, present = b"", b"", [], 0
     for i, (name, kind) in enumerate(columns):
         value = row.get(name)
@@ -117,7 +117,7 @@ def mdb_bytes(tables: dict[str, tuple[list[tuple[str, str]], list[dict]]], damag
     catalog_rows += [{"Id": pages_of[n], "Name": n, "Type": 1, "Flags": 0} for n in names]
     pages = [_header(), _page(b""),
              _tdef(CATALOG, next_page=2 if damage == "catalog-self" else 0, system=True),
-             _data_page(2, [_record(CATALOG, r, []) for r in catalog_rows])]
+             _data_page(2, [_record(CATALOG, r) for r in catalog_rows])]
     long_values = [struct.pack("<I", (lval_page << 8) | 0) + b"x" * 8]  # record 0 names itself
     if damage == "memo-cycle":
         long_values = [struct.pack("<I", (lval_page << 8) | 1) + b"x" * 8,
@@ -134,7 +134,7 @@ def mdb_bytes(tables: dict[str, tuple[list[tuple[str, str]], list[dict]]], damag
         elif n == 0 and damage == "tdef-cycle":
             nxt = extra_page
         pages.append(_tdef(columns, next_page=nxt))
-        pages.append(_data_page(pages_of[name], [_record(columns, r, []) for r in rows]))
+        pages.append(_data_page(pages_of[name], [_record(columns, r) for r in rows]))
     pages.append(_data_page(0, long_values))
     if damage == "tdef-cycle":
         pages.append(_tdef([], next_page=pages_of[names[0]]))

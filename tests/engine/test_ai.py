@@ -120,7 +120,7 @@ def test_strong_plays_whole_games_within_its_budget():
         strong = StrongPlayer(seed, rollouts=4, time_limit=None)
         players = {names[0]: strong, names[1]: HeuristicPlayer(seed)}
         assert play_game(g, players) in names
-        assert strong.rollouts > 0 and not getattr(strong, "timeouts", 0)
+        assert strong.rollouts > 0 and strong.timeouts == 0
         assert not check_invariants(g)
 
 
@@ -132,9 +132,13 @@ def test_strong_answers_do_not_depend_on_the_machine_speed(monkeypatch):
 
     g = game(5)
     players = {n: make_player("strong", i, rollouts=4) for i, n in enumerate(g.state.player_names)}
+    for p in players.values():
+        p.rollout_samples = 1  # the rollouts run (one sample per candidate), the test stays short
     real = time_module.perf_counter
     compared = 0
-    for _ in range(120):
+    for _ in range(400):
+        if compared >= 15:
+            break
         d = g.advance()
         if isinstance(d, GameOver):
             break
@@ -154,8 +158,8 @@ def test_strong_answers_do_not_depend_on_the_machine_speed(monkeypatch):
         assert loaded == quiet, (d.describe(), quiet, loaded)
         compared += d.kind in ("plot", "challenge", "defend", "action")
         players[me].play_turn(g)
-    assert compared > 20
-    assert not any(getattr(p, "timeouts", 0) for p in players.values())
+    assert compared >= 15
+    assert not any(p.timeouts for p in players.values())
 
 
 def test_four_players_three_levels_reach_a_winner():
@@ -268,7 +272,10 @@ def test_strong_reason_names_the_challenge_it_declares():
     military challenge: the line told the heuristic's choice, the answer was the plan's. Every reason
     given with a declaration names that declaration's type and opponent (or says it passes)."""
     said: list[tuple[str, str]] = []
+    checked = 0
     for seed in range(3):
+        if checked >= 12:
+            break
         g = game(seed)
         names = g.state.player_names
         strong = StrongPlayer(seed, rollouts=4, time_limit=None, explain=lambda who, text: said.append(text))
@@ -284,10 +291,9 @@ def test_strong_reason_names_the_challenge_it_declares():
 
         g.answer = answer
         said.clear()
-        checked = 0
         for _ in range(1500):
             d = g.advance()
-            if isinstance(d, GameOver):
+            if isinstance(d, GameOver) or checked >= 12:
                 break
             n = len(given)
             players[d.player].play_turn(g)
@@ -299,4 +305,4 @@ def test_strong_reason_names_the_challenge_it_declares():
             else:
                 assert "no more challenges" in reason, (ans, reason)
             checked += 1
-        assert checked > 3
+    assert checked >= 12
