@@ -315,6 +315,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     ctx = triggers.Ctx(cid, player, ab, targets=list(answer.get("targets") or []), gate=gate)
     source_class = "event" if g.card_type(cid) == "event" else g.card_type(cid)
     ev = Event(f"{player}'s {title}", data={"source": cid, "player": player, "source_class": source_class,
+                                            "triggered": True,  # EFF-01: an action or a response
                                             # ZON-05: an agenda's effects cannot be canceled
                                             "cannot_be_canceled": ab.cannot_be_canceled or source_class == "agenda",
                                             "cannot_be_saved": ab.cannot_be_saved})

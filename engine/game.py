@@ -853,8 +853,10 @@ class Game:
 
     # --- core-b additions ---
     def cannot(self, card_id: int, what: str) -> bool:
-        """A constant says this card cannot do ``what`` now: be_killed, defend, stand."""
-        return any(what in (m.get("cannot") or ()) for m in self._constants(card_id))
+        """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
+        defend, stand."""
+        return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
+                or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
 
     def attach_problem(self, cid: int, host: int, player: str) -> str | None:
         """Why ``cid`` cannot be attached to ``host`` now (ATT-01, KW-08), or None."""

@@ -38,12 +38,12 @@ COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from":
                        form="{FILTER..., count_min: N, count_max: N, from: PILE}")
 
 
-def _counted(g, want, ctx, **fixed) -> bool:
+def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
     f = dict(want)
     need = f.pop("count_min", 1 if "count_max" not in f else 0)
     most = f.pop("count_max", None)
     f.update(fixed)
-    n = len(candidates(g, f, ctx))
+    n = len(candidates(g, f, ctx, any_player=any_player))
     return n >= need and (most is None or n <= most)
 
 
@@ -54,9 +54,9 @@ def _you_control(g, want, ctx):
 
 
 @condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match")
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")")
 def _in_play(g, want, ctx):
-    return _counted(g, want, ctx)
+    return _counted(g, want, ctx, any_player=True)
 
 
 @condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
@@ -145,3 +145,12 @@ def _challenge_of(g, want, ctx):
            "window some cards open: `allows: [actions_before_reveal]`)")
 def _plots_chosen(g, want, ctx):
     return g.state.phase == "plot" and g.state.counters.get("plots_chosen") == g.state.phase_serial
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@condition("unopposed", TrueOnly(), "you won the current (or last) challenge unopposed: as the attacker, against "
+                                    "a defending STR of 0 (CHL-19)")
+def _unopposed(g, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and ch.winner == ctx.player and ch.unopposed

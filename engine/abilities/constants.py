@@ -287,7 +287,7 @@ LOCAL_ATTACHMENT_FILTERS = frozenset({
     "type", "trait", "house", "unique", "not_self", "self", "cost_max", "cost_min", "strength_max",
     "strength_min", "icon", "keyword", "name", "has_attachments", "influence_min", "crest",
     "one_per_character", "income_min", "attachments_max", "named", "controller", "owner",
-    "kneeling", "standing", "power_min", "moribund", "not", "any_of", "has_attachment"})
+    "kneeling", "standing", "power_min", "moribund", "not", "any_of", "has_attachment", "doomed"})
 """Filter keys that read only the card they test and its own attachments (with the lasting effects,
 the constants and the aspects ``reads`` names): attachment restrictions made of these are checked
 again only when a host, one of its attachments, an effect or the constants change."""

@@ -199,6 +199,8 @@ def _describe_modify(e: dict) -> str:
                       ("remove_icons", "loses"), ("remove_keywords", "loses"), ("remove_traits", "loses")):
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
+    if e.get("cannot"):
+        parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
     return ", ".join(parts) or "is modified"
 
 
@@ -213,9 +215,12 @@ def _describe_modify(e: dict) -> str:
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`. "
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
-        "for each card in your hand\" is `{for_each: {from: hand}}`)",
+        "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
+        "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
+        "stand, as with a constant's `cannot`",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
-              "until": UNTIL, "for_each": FOR_EACH})
+              "until": UNTIL, "for_each": FOR_EACH,
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand"))})
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
@@ -234,6 +239,8 @@ def _modify(g, e, arg, ctx):
             g.state.effects.append(Effect(cid, "terminal", dict(e["terminal"]), until, ctx.source))
         if e.get("become") in ("character", "location", "attachment"):
             g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
+        for what in e.get("cannot", []) or []:
+            g.state.effects.append(Effect(cid, "cannot", what, until, ctx.source))
         for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                           ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                           ("remove_traits", "trait-")):

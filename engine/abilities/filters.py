@@ -447,3 +447,11 @@ def _cost_max_trigger(g, cid, want, ctx):
 @filter_key("named", TrueOnly(), "has the title this card named this phase (`name_card`)")
 def _named(g, cid, want, ctx):
     return any(e.stat == "named" and e.source == ctx.source and e.value == g.name(cid) for e in g.state.effects)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@filter_key("doomed", Bool(), "is Doomed (the black raven of the CCG, counted for elimination in a dead pile) or "
+                              "not")
+def _doomed(g, cid, want, ctx):
+    return bool(g.defn(cid).doomed) == bool(want)

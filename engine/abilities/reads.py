@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger")},
+        "count_min", "count_max", "cost_max_trigger", "doomed")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
@@ -48,7 +48,7 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
-                                           "challenge_of")},
+                                           "challenge_of", "unopposed")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""

@@ -305,7 +305,8 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
             out.append({"event": "would_leave_play", "card": v})
     if not event.data.get("cannot_be_canceled"):
         out.append({"event": "cancelable", "source": event.data.get("source_class", "framework"),
-                    "card": event.data.get("source"), "player": event.data.get("player")})
+                    "card": event.data.get("source"), "player": event.data.get("player"),
+                    "triggered": bool(event.data.get("triggered"))})
     return out
 
 
