@@ -874,6 +874,7 @@ def challenges_phase(g: Game) -> Flow:
     yield from begin_phase(g, "challenges")
     for p in st.players:
         p.challenges_made = []
+        p.challenges_won = []
     for name in st.clockwise_from(g.first_player):
         if g.player(name).eliminated:
             continue
@@ -1087,6 +1088,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
         if ch.winner:
+            g.player(ch.winner).challenges_won.append(ch.type)
             role = "attacker" if ch.winner == ch.attacker else "defender"
             loser = ch.defender if ch.winner == ch.attacker else ch.attacker
             g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,

@@ -317,6 +317,8 @@ class Player(Tracked):
     drawn_this_round: int = 0
     limited_played: bool = False
     challenges_made: list[str] = field(default_factory=list)
+    challenges_won: list[str] = field(default_factory=list)
+    """The types of the challenges this player has won this phase (attacking or defending)."""
     eliminated: bool = False
 
     _structural = frozenset({"name", "house", "hand", "discard", "dead", "in_play", "played", "revealed_plot",

@@ -154,3 +154,10 @@ def _plots_chosen(g, want, ctx):
 def _unopposed(g, want, ctx):
     ch = g.state.challenge
     return ch is not None and ch.winner == ctx.player and ch.unopposed
+
+
+@condition("won_challenges", ListOf(Words(*CHALLENGE_TYPES)), "you have won a challenge of each of these types this "
+                                                              "phase (as the attacker or the defender)")
+def _won_challenges(g, want, ctx):
+    won = g.player(ctx.player).challenges_won
+    return all(t in won for t in want)
