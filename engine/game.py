@@ -847,6 +847,12 @@ class Game:
 
     # -- expiry of lasting effects ------------------------------------------------------
     def expire(self, until: str) -> None:
+        for e in self.state.effects:  # control taken "until the end of the phase" goes back (CTL-01)
+            if e.until == until and e.stat == "control":
+                c = self.card(e.target)
+                if c.zone == "in_play" and c.controller == e.value and c.controller != c.owner:
+                    self.set_controller(e.target, c.owner)
+                    self.log(f"{c.owner} takes control of {self.name(e.target)} back")
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
         self.state.reducers = [r for r in self.state.reducers if r["until"] != until]

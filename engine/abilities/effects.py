@@ -201,6 +201,8 @@ def _describe_modify(e: dict) -> str:
             parts.append(f"{word} {', '.join(e[key])}")
     if e.get("cannot"):
         parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
+    if e.get("no_kneel"):
+        parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
     return ", ".join(parts) or "is modified"
 
 
@@ -217,10 +219,12 @@ def _describe_modify(e: dict) -> str:
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
         "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
-        "stand, as with a constant's `cannot`",
+        "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "when declared as an attacker / defender (CHL-03, CHL-07)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand"))})
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
+              "no_kneel": ListOf(Words("attack", "defend"))})
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
@@ -241,6 +245,8 @@ def _modify(g, e, arg, ctx):
             g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
         for what in e.get("cannot", []) or []:
             g.state.effects.append(Effect(cid, "cannot", what, until, ctx.source))
+        for what in e.get("no_kneel", []) or []:
+            g.state.effects.append(Effect(cid, "no_kneel", what, until, ctx.source))
         for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                           ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                           ("remove_traits", "trait-")):
@@ -359,14 +365,18 @@ def control_problem(g: Game, player: str, cid: int) -> str | None:
 
 
 @effect("take_control", card_selector(), "you take control of the cards (not a unique you already have, "
-        "UNQ-02/04)", steals=True)
+        "UNQ-02/04); with `until: challenge | phase | round` only until then: control goes back to the owner as it "
+        "ends, if you still have it (CTL-01)", steals=True, keys={"until": Words("challenge", "phase", "round")})
 def _take_control(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
         if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
             g.set_controller(cid, ctx.player)
-            g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})")
+            if e.get("until"):  # given back by Game.expire
+                g.state.effects.append(Effect(cid, "control", ctx.player, e["until"], ctx.source))
+            g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})"
+                  + (f" until the end of the {e['until']}" if e.get("until") else ""))
             done = True
     return done
 
