@@ -832,6 +832,9 @@ def draw_phase(g: Game) -> Flow:
 
     def draw_two(g: Game, ev: Event) -> Flow:
         for name in g.state.clockwise_from(g.first_player):
+            if triggers.prohibited(g, name, "draw_phase") is not None:  # issue 24: "skip your draw phase"
+                g.log(f"{name} skips the draw this round")
+                continue
             n = g.draw(name, 2, by_effect=False)  # DRW-01, DRW-06: not counted against the cap
             g.log(f"{name} draws {n} card{'s' if n != 1 else ''}")
         return

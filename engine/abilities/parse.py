@@ -350,3 +350,10 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 ABILITY_KEYS["spend_gold"] = ("a constant: true: its controller may spend the gold tokens on this card as if they "
                               "were in his gold pool (tokens placed with {place_gold: SEL})")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+PROHIBITIONS = PROHIBITIONS + ("draw_phase",)
+"""draw_phase: the player draws no cards in the draw phase ("skip your draw phase")."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
