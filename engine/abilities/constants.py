@@ -22,10 +22,14 @@ if TYPE_CHECKING:
 def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | None:
     """``prohibit: {what: trigger_abilities}``: the player cannot trigger card abilities (GEN-01, GEN-04).
     Playing an event is playing a card, not triggering an ability of one; passives are not triggered
-    (TIM-16); paying influence is a cost, not an effect (COS-03)."""
-    if ab.kind not in ("action", "response") or g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+    (TIM-16); paying influence is a cost, not an effect (COS-03). ``triggered_effects`` (issue 24, the CCG's
+    "cannot use triggered effects") stops both: the abilities and the events."""
+    if ab.kind not in ("action", "response"):
         return None
-    stop = prohibited(g, player, "trigger_abilities")
+    if g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+        stop = prohibited(g, player, "triggered_effects")
+        return None if stop is None else f"{player} cannot play events now ({g.name(stop[0])}, GEN-01)"
+    stop = prohibited(g, player, "trigger_abilities") or prohibited(g, player, "triggered_effects")
     if stop is None:
         return None
     return f"{player} cannot trigger card abilities now ({g.name(stop[0])}, GEN-01)"
