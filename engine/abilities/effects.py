@@ -1476,3 +1476,35 @@ effect("unless_discard_hand", Words("opponent", "each_opponent", "target"), "eac
        "discard his hand (even an empty one, ZON-12) to prevent the effect (`choose: [allow]` or "
        "`[discard_hand]`); it resolves only if nobody does, so what it prevents is written after it in `then` "
        "(COS-17), like `check`", asks=True)(_unless_discard_hand)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+def _duplicate_onto_ask(g, e, ctx):
+    hosts = [c for c in candidates(g, dict(e["to"]), ctx) if g.card(c).zone == "in_play"]
+    if len(hosts) < 2:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose the card it becomes a duplicate of", "choices": hosts,
+            "count": 1}
+
+
+@effect("duplicate_onto", card_selector(), "the cards in play, with their own duplicates, become duplicates of a "
+        "card in play that matches `to` (the controller chooses when several do; nothing happens when none "
+        "does): they are no longer characters in play (UNQ-06; the CCG Hatchlings on their Dragon)",
+        keys={"to": FilterSchema()}, ask=_duplicate_onto_ask)
+def _duplicate_onto(g, e, arg, ctx):
+    hosts = [c for c in candidates(g, dict(e["to"]), ctx) if g.card(c).zone == "in_play"]
+    if not hosts:
+        return False
+    host = ([c for c in ctx.answers.get(id(e), []) if c in hosts] or hosts)[0]
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone != "in_play" or cid == host:
+            continue
+        for d in list(c.duplicates):
+            g.attach(d, host, g.card(host).controller, duplicate=True)
+        g.attach(cid, host, g.card(host).controller, duplicate=True)
+        g.log(f"{g.name(cid)} becomes a duplicate of {g.name(host)} ({g.name(ctx.source)})")
+        done = True
+    return done
