@@ -13,7 +13,7 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         attachment_restriction_problem, cannot_be, constant_modifiers,
                                         count_for_each, does_not_kneel, host_types, lower_cost, prohibited,
                                         terminal_conditions, terminal_holds, terminal_victims)
-from engine.abilities.constants import allowed, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
+from engine.abilities.constants import allowed, allowed_for, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
 from engine.abilities.constants import constants_modify, keys_with, spends_gold
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
@@ -52,7 +52,7 @@ __all__ = [
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
-    "allowed", "spends_gold", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
+    "allowed", "allowed_for", "spends_gold", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
 ]
 
 

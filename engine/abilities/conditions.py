@@ -161,3 +161,19 @@ def _unopposed(g, want, ctx):
 def _won_challenges(g, want, ctx):
     won = g.player(ctx.player).challenges_won
     return all(t in won for t in want)
+
+
+@condition("controls_most", FilterSchema({"player": Words("you", "opponent")},
+                                         form="{FILTER..., player: you | opponent}"),
+           "the player (you, the default, or an opponent) controls more cards in play that match than every other "
+           "player (\"the player who controls more locations than each opponent\")")
+def _controls_most(g, want, ctx):
+    f = dict(want)
+    who = f.pop("player", "you")
+    names = [p.name for p in g.state.players if not p.eliminated]
+    counts = {n: 0 for n in names}
+    for c in candidates(g, f, ctx, any_player=True):
+        if g.card(c).controller in counts:
+            counts[g.card(c).controller] += 1
+    wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
+    return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)

@@ -809,3 +809,8 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
         return (f"gold: {g.name(cid)} needs {need} gold with what {g.name(found[0][0])} makes {player} give; "
                 f"{player} has {g.spendable_gold(player)} (GEN-01)")
     return None
+
+
+def allowed_for(g: Game, player: str, what: str) -> bool:
+    """A card that ``player`` controls opens this rule for him (``allows``: ``unopposed_by_4``)."""
+    return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
