@@ -119,7 +119,9 @@ def _stand(g, e, arg, ctx):
 @effect("claim_power", card_selector("house", "your_house"), "claims power (house: for your House card)",
         keys={"amount": Int(minimum=1)})
 def _claim_power(g, e, arg, ctx):
-    n = int(e.get("amount", 1))
+    n = _amount(e.get("amount", 1), ctx)
+    if n <= 0:
+        return False
     title = g.name(ctx.source)
     if arg in ("house", "your_house"):
         g.log(f"{ctx.player} claims {n} power for House with {title}")
@@ -228,6 +230,8 @@ def _describe_modify(e: dict) -> str:
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
+    if e.get("strength") in ("x", "minus_x"):  # issue 24: the X paid (Blood Magic)
+        e = dict(e, strength=_amount(e["strength"], ctx))
     if e.get("strength") and "for_each" in e:  # EFF-06: counted once, as the effect resolves
         n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else len(candidates(g, dict(e["for_each"]), ctx))
         e = dict(e, strength=int(e["strength"]) * n)
@@ -1508,3 +1512,9 @@ def _duplicate_onto(g, e, arg, ctx):
         g.log(f"{g.name(cid)} becomes a duplicate of {g.name(host)} ({g.name(ctx.source)})")
         done = True
     return done
+
+
+REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
+REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
+REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
+REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
