@@ -582,9 +582,10 @@ def _move_to_hand(g, e, arg, ctx):
         "(COS-07 d: after penalties; never below 0, COS-12); one card uses it up",
         keys={"card": FilterSchema(), "until": UNTIL})
 def _reduce(g, e, arg, ctx):
-    g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
+    n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
+    g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
                              "until": e.get("until", "phase"), "source": ctx.source})
-    g.log(f"{ctx.player}'s next matching card costs {int(arg)} less ({g.name(ctx.source)})")
+    g.log(f"{ctx.player}'s next matching card costs {n} less ({g.name(ctx.source)})")
     return True
 
 
@@ -1518,3 +1519,16 @@ REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
 REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
 REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
+
+def _reduce_count(g, for_each, ctx) -> int:
+    if for_each == "host_attachments":
+        host = g.card(ctx.source).attached_to
+        return 0 if host is None else len(g.card(host).attachments)
+    return len(candidates(g, dict(for_each), ctx))
+
+
+REGISTRY["effect"]["reduce"].keys["for_each"] = Either(Words("host_attachments"), FilterSchema({"from": FROM}),
+                                                       form="FILTER | host_attachments")
+REGISTRY["effect"]["reduce"].doc += ("; `for_each: FILTER | host_attachments`: N times the number of matching cards "
+                                     "(in play, or the pile `from:` names) or of the attachments on the card this one "
+                                     "is attached to (a House card too), counted as the effect resolves")
