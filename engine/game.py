@@ -386,6 +386,9 @@ class Game:
         base = self.defn(card_id).strength or 0
         mods = sum(e.value for e in self._effects_on(card_id, "strength"))
         constants = self._constants(card_id)
+        printed = [int(m["printed_strength"]) for m in constants if "printed_strength" in m]
+        if printed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
+            base = min([base] + printed)
         mods += sum(int(m.get("strength", 0)) for m in constants)
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)

@@ -360,3 +360,6 @@ PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects")
 """draw_phase: the player draws no cards in the draw phase ("skip your draw phase"); triggered_effects: the
 player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+CONSTANT_MODIFY.keys["printed_strength"] = Int()
+"""printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers
+still add to it (Under the Guild's Sway)."""

@@ -165,7 +165,7 @@ FILTER_STATS: dict[str, frozenset] = {
 
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
-    "strength_per_attachment": frozenset({STRENGTH}),
+    "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
