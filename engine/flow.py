@@ -647,6 +647,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
         if not dup:
             triggers.use_reducer(g, name, cid)
         if g.has_keyword(cid, "limited") and not dup:
+            if p.limited_played:  # issue 24: the additional Limited location (Taxation)
+                p.extra_limited_played = True
             p.limited_played = True
         ev.data["cost"] = cost
         return
@@ -964,7 +966,7 @@ def end_round(g: Game) -> None:
         if p.revealed_plot is not None:
             g.move_to_pile(p.revealed_plot, "used_plots")
         p.drawn_this_round = 0
-        p.limited_played = False
+        p.limited_played = p.extra_limited_played = False
     g.expire("round")
     if g.state.plot_swaps:  # Varys: "until the end of the round"
         g.state.plot_swaps = []

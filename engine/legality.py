@@ -153,7 +153,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
         return f"{title} is a {d.type} and cannot be marshalled (MAR-05)"
     if x < 0:
         return "X cannot be negative (COS-08)"
-    if p.limited_played and g.has_keyword(card, "limited"):
+    if p.limited_played and g.has_keyword(card, "limited") and not extra_limited_location(g, name, card):
         return f"{name} has already played a Limited card this round (MAR-11)"
     problem = unique_problem(g, name, card)
     if problem:
@@ -534,3 +534,9 @@ def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] 
         return None
     pool_first, tokens_first = max(0, cost - pool), min(cost, tokens)
     return (cost, pool_first, tokens_first) if pool_first != tokens_first else None
+
+
+def extra_limited_location(g: Game, name: str, card) -> bool:
+    """Issue 24 (Taxation): a card of ``name``'s lets him play one additional Limited location this round."""
+    return (g.defn(card).type == "location" and not g.player(name).extra_limited_played
+            and triggers.allowed_for(g, name, "extra_limited_location"))
