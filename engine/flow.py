@@ -211,13 +211,14 @@ def _may_play(g: Game, name: str, step: str, ev: Event | None) -> bool:
     if triggers.may_answer(g, name, step, ev) or manual.options(g, name, step=step, event=ev):
         return True
     return ev is not None and not ev.data.get("cannot_be_saved") and any(
-        g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims)
+        g.card(cid).controller == name and g.card(cid).duplicates and not g.cannot(cid, "be_saved")
+        for cid in ev.victims)
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
     saves = [{"duplicate_save": cid} for cid in ev.victims
              if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
-             and not ev.data.get("cannot_be_saved")]
+             and not ev.data.get("cannot_be_saved") and not g.cannot(cid, "be_saved")]
     saves += triggers.options(g, name, step="save_cancel", event=ev)
     if ev.data.get("terminal"):
         saves = [s for s in saves if terminal_save_problem(g, name, ev, s) is None]
@@ -232,6 +233,8 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
                 why = legality.duplicate_save_problem(g, name, cid, ev.victims)
                 if ev.data.get("cannot_be_saved"):
                     why = f"{ev.name} cannot be saved against (GEN-04)"
+                elif g.cannot(cid, "be_saved"):
+                    why = f"{g.name(cid)} cannot be saved (GEN-04)"
                 if why is None and ev.data.get("terminal"):
                     why = terminal_save_problem(g, name, ev, {"duplicate_save": cid})
                 raise Refused(why or "no duplicate can save that card now (UNQ-08)")

@@ -364,3 +364,6 @@ PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["printed_strength"] = Int()
 """printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers
 still add to it (Under the Guild's Sway)."""
+CANNOT = CANNOT + ("be_saved",)
+"""be_saved: no save (an ability's or a duplicate's) can save the targets from being killed or discarded."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

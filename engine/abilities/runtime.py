@@ -297,7 +297,7 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
     out = []
     removal = event.data.get("removal", "kill")
     for v in ([] if event.data.get("cannot_be_saved") else event.victims):  # GEN-04
-        if g.card(v).moribund is None:
+        if g.card(v).moribund is None and not g.cannot(v, "be_saved"):  # issue 24: a card that cannot be saved
             if removal == "kill":
                 out.append({"event": "would_be_killed", "card": v})
             else:
