@@ -745,8 +745,12 @@ class Game:
         doomed = [n for n in living if self.doomed_in_dead(n) >= DOOMED_TO_ELIMINATE]
         if not doomed:
             return None
-        winners = [n for n in living if self.total_power(n) >= WIN_POWER]
+        winners = [n for n in living if self.total_power(n) >= self.power_to_win(n)]
         return (winners, doomed) if winners else None
+
+    def power_to_win(self, name: str) -> int:
+        """15 (WIN-01), plus what cards in play add for this player (issue 24: Balon's Follower)."""
+        return WIN_POWER + triggers.extra_power_to_win(self, name)
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once. A check
@@ -791,7 +795,7 @@ class Game:
         if self.state.winner is not None:
             return
         for name in self.state.clockwise_from(self.first_player):
-            if self.total_power(name) >= WIN_POWER:
+            if self.total_power(name) >= self.power_to_win(name):
                 self.state.winner = name
                 self.log(f"{name} wins with {self.total_power(name)} power.")
                 raise GameEnded()

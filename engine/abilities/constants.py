@@ -37,13 +37,24 @@ def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | Non
 
 def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
     """A player restriction in play that applies to ``player`` (GEN-01): (source card, prohibit)."""
+    return next(prohibitions(g, player, what), None)
+
+
+def extra_power_to_win(g: Game, player: str) -> int:
+    """Issue 24 (Balon's Follower): the power ``player`` needs beyond 15 to win, one ``prohibit: {what:
+    extra_power_to_win, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
+
+
+def prohibitions(g: Game, player: str, what: str):
+    """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")
     if keys is None:
         keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("prohibit")
                                                        for a in d.abilities)}
         g._prohibit_keys = keys
     if not keys:
-        return None
+        return
     table = smemo(g.__dict__, g.state)
     sources = table.get("prohibit_sources")
     if sources is None:
@@ -57,8 +68,7 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
             who = p.get("player", "you")
             if who == "each" or (who == "you") == (c.controller == player):
                 if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
-                    return cid, p
-    return None
+                    yield cid, p
 
 
 def _constant_keys(g: Game) -> set[str]:

@@ -357,7 +357,7 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects")
+PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win")
 """draw_phase: the player draws no cards in the draw phase ("skip your draw phase"); triggered_effects: the
 player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
