@@ -846,7 +846,8 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
        "`to`: a selector (target) or a FILTER whose card the controller chooses as the effect resolves; an "
        "illegal host is never offered (ATT-01), and a card that no host can take is discarded",
-       keys={"to": Either(Words("target", "host"), FilterSchema(), form="target | FILTER")}, asks=True)(_attach)
+       keys={"to": Either(Words("target", "host", "trigger"), FilterSchema(), form="target | host | trigger | FILTER")},
+       asks=True)(_attach)
 
 
 @effect("take_to_hand", card_selector(), "puts the cards from a pile (dead, discard) into their owner's hand")

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser")
-"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player")."""
+WHO = Words("you", "opponent", "loser", "any")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
+every player (with ``from:``, every player's pile: "any player's discard pile")."""
 
 
 def _listed(want) -> list:
@@ -74,12 +75,13 @@ def _who(g, who, want, ctx):
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge")
+                               "challenge / by anyone (with `from:`, in every player's pile)")
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge")
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
+                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")")
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
