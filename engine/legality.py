@@ -361,6 +361,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     for e in g.state.effects:  # core-b: Mutual Cause, Mutual Blackmail, Mutual Enemies
         if e.stat == "forbid_challenge" and e.value["type"] == ctype and set(e.value["players"]) == {name, against}:
             return f"{name} and {against} cannot declare {ctype} challenges against one another ({g.name(e.source)}, GEN-01)"
+    problem = only_challenges_problem(g, name, ctype, "attackers")
+    if problem:
+        return problem
     if not isinstance(attackers, list) or not attackers:
         return "declare at least one attacking character (CHL-02)"
     if len(set(attackers)) != len(attackers):
@@ -437,7 +440,8 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
             and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
             and not triggers.cannot_be(g, cid, "defender")
-            and triggers.prohibited(g, ch.defender, "declare_defenders") is None)
+            and triggers.prohibited(g, ch.defender, "declare_defenders") is None
+            and only_challenges_problem(g, ch.defender, ch.type, "defenders") is None)
 
 
 def defend_decision(g: Game, ch: Challenge) -> Decision:
@@ -468,6 +472,9 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
             stop = triggers.prohibited(g, ch.defender, "declare_defenders")
             if stop is not None:
                 raise Refused(f"{ch.defender} cannot declare defenders ({g.name(stop[0])}, GEN-01)")
+            problem = only_challenges_problem(g, ch.defender, ch.type, "defenders")
+            if problem:
+                raise Refused(problem)
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
@@ -540,3 +547,12 @@ def extra_limited_location(g: Game, name: str, card) -> bool:
     """Issue 24 (Taxation): a card of ``name``'s lets him play one additional Limited location this round."""
     return (g.defn(card).type == "location" and not g.player(name).extra_limited_played
             and triggers.allowed_for(g, name, "extra_limited_location"))
+
+
+def only_challenges_problem(g: Game, name: str, ctype: str, what: str) -> str | None:
+    """Issue 24 (Caution to the Wind): ``name`` declares attackers and defenders only in one type of challenge."""
+    for e in g.state.effects:
+        if e.stat == "only_challenges" and e.value["player"] == name and e.value["type"] != ctype:
+            return (f"{name} cannot declare {what} except in {e.value['type']} challenges ({g.name(e.source)}, "
+                    "GEN-01)")
+    return None

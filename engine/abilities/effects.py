@@ -1533,3 +1533,13 @@ REGISTRY["effect"]["reduce"].keys["for_each"] = Either(Words("host_attachments")
 REGISTRY["effect"]["reduce"].doc += ("; `for_each: FILTER | host_attachments`: N times the number of matching cards "
                                      "(in play, or the pile `from:` names) or of the attachments on the card this one "
                                      "is attached to (a House card too), counted as the effect resolves")
+
+
+@effect("only_challenges", Words("military", "intrigue", "power"), "until then (default the round) you cannot "
+        "declare attackers or defenders except in challenges of this type (GEN-01; Caution to the Wind names it "
+        "with `one_of`)", keys={"until": UNTIL})
+def _only_challenges(g, e, arg, ctx):
+    g.state.effects.append(Effect(ctx.source, "only_challenges", {"type": arg, "player": ctx.player},
+                                  e.get("until", "round"), ctx.source))
+    g.log(f"{g.name(ctx.source)}: {ctx.player} declares attackers and defenders only in {arg} challenges")
+    return True
