@@ -381,6 +381,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
+    problem = declared_with_problem(g, attackers, "an attacker")
+    if problem:
+        return problem
     found = declare_tolls(g, name, {"challenge": ctype, "against": against, "attackers": attackers})
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
@@ -475,6 +478,9 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
             problem = only_challenges_problem(g, ch.defender, ch.type, "defenders")
             if problem:
                 raise Refused(problem)
+        problem = declared_with_problem(g, picks, "a defender")
+        if problem:
+            raise Refused(problem)
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
@@ -555,4 +561,19 @@ def only_challenges_problem(g: Game, name: str, ctype: str, what: str) -> str | 
         if e.stat == "only_challenges" and e.value["player"] == name and e.value["type"] != ctype:
             return (f"{name} cannot declare {what} except in {e.value['type']} challenges ({g.name(e.source)}, "
                     "GEN-01)")
+    return None
+
+
+def declared_with_problem(g: Game, cids: list, role: str) -> str | None:
+    """Issue 24 (Andrik the Unsmiling): a card whose constant ``not_declared_with: FILTER`` matches another card
+    declared with it."""
+    for cid in cids:
+        for ab in triggers.abilities(g, cid):
+            f = ab.not_declared_with
+            if ab.kind != "constant" or not f:
+                continue
+            ctx = triggers.Ctx(cid, g.card(cid).controller, ab)
+            other = next((o for o in cids if o != cid and triggers.matches(g, o, f, ctx)), None)
+            if other is not None:
+                return f"{g.name(cid)} cannot be declared as {role} with {g.name(other)} (its own text, GEN-01)"
     return None

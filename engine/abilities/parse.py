@@ -254,6 +254,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
+    if "not_declared_with" in a:  # issue 24
+        FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
+        extra["not_declared_with"] = dict(a["not_declared_with"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -268,7 +271,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -367,3 +370,6 @@ still add to it (Under the Guild's Sway)."""
 CANNOT = CANNOT + ("be_saved",)
 """be_saved: no save (an ability's or a duplicate's) can save the targets from being killed or discarded."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
+                                     "attacker or defender together with a card that matches (GEN-01)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
