@@ -205,6 +205,8 @@ def _describe_modify(e: dict) -> str:
         parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
     if e.get("no_kneel"):
         parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
+    if e.get("doomed"):
+        parts.append("is Doomed")
     return ", ".join(parts) or "is modified"
 
 
@@ -222,11 +224,12 @@ def _describe_modify(e: dict) -> str:
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
         "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
         "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
-        "when declared as an attacker / defender (CHL-03, CHL-07)",
+        "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
+        "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
               "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
-              "no_kneel": ListOf(Words("attack", "defend"))})
+              "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()})
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
@@ -251,6 +254,8 @@ def _modify(g, e, arg, ctx):
             g.state.effects.append(Effect(cid, "cannot", what, until, ctx.source))
         for what in e.get("no_kneel", []) or []:
             g.state.effects.append(Effect(cid, "no_kneel", what, until, ctx.source))
+        if e.get("doomed"):
+            g.state.effects.append(Effect(cid, "doomed", True, until, ctx.source))
         for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                           ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                           ("remove_traits", "trait-")):

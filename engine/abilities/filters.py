@@ -456,4 +456,5 @@ def _named(g, cid, want, ctx):
 @filter_key("doomed", Bool(), "is Doomed (the black raven of the CCG, counted for elimination in a dead pile) or "
                               "not")
 def _doomed(g, cid, want, ctx):
-    return bool(g.defn(cid).doomed) == bool(want)
+    doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
+    return doomed == bool(want)
