@@ -211,13 +211,14 @@ def _may_play(g: Game, name: str, step: str, ev: Event | None) -> bool:
     if triggers.may_answer(g, name, step, ev) or manual.options(g, name, step=step, event=ev):
         return True
     return ev is not None and not ev.data.get("cannot_be_saved") and any(
-        g.card(cid).controller == name and g.card(cid).duplicates for cid in ev.victims)
+        g.card(cid).controller == name and g.card(cid).duplicates and not g.cannot(cid, "be_saved")
+        for cid in ev.victims)
 
 
 def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
     saves = [{"duplicate_save": cid} for cid in ev.victims
              if g.card(cid).controller == name and g.card(cid).duplicates and g.card(cid).moribund is None
-             and not ev.data.get("cannot_be_saved")]
+             and not ev.data.get("cannot_be_saved") and not g.cannot(cid, "be_saved")]
     saves += triggers.options(g, name, step="save_cancel", event=ev)
     if ev.data.get("terminal"):
         saves = [s for s in saves if terminal_save_problem(g, name, ev, s) is None]
@@ -232,6 +233,8 @@ def save_cancel_decision(g: Game, name: str, ev: Event) -> Decision:
                 why = legality.duplicate_save_problem(g, name, cid, ev.victims)
                 if ev.data.get("cannot_be_saved"):
                     why = f"{ev.name} cannot be saved against (GEN-04)"
+                elif g.cannot(cid, "be_saved"):
+                    why = f"{g.name(cid)} cannot be saved (GEN-04)"
                 if why is None and ev.data.get("terminal"):
                     why = terminal_save_problem(g, name, ev, {"duplicate_save": cid})
                 raise Refused(why or "no duplicate can save that card now (UNQ-08)")
@@ -315,6 +318,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     ctx = triggers.Ctx(cid, player, ab, targets=list(answer.get("targets") or []), gate=gate)
     source_class = "event" if g.card_type(cid) == "event" else g.card_type(cid)
     ev = Event(f"{player}'s {title}", data={"source": cid, "player": player, "source_class": source_class,
+                                            "triggered": True,  # EFF-01: an action or a response
                                             # ZON-05: an agenda's effects cannot be canceled
                                             "cannot_be_canceled": ab.cannot_be_canceled or source_class == "agenda",
                                             "cannot_be_saved": ab.cannot_be_saved})
@@ -646,6 +650,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
         if not dup:
             triggers.use_reducer(g, name, cid)
         if g.has_keyword(cid, "limited") and not dup:
+            if p.limited_played:  # issue 24: the additional Limited location (Taxation)
+                p.extra_limited_played = True
             p.limited_played = True
         ev.data["cost"] = cost
         return
@@ -831,6 +837,9 @@ def draw_phase(g: Game) -> Flow:
 
     def draw_two(g: Game, ev: Event) -> Flow:
         for name in g.state.clockwise_from(g.first_player):
+            if triggers.prohibited(g, name, "draw_phase") is not None:  # issue 24: "skip your draw phase"
+                g.log(f"{name} skips the draw this round")
+                continue
             n = g.draw(name, 2, by_effect=False)  # DRW-01, DRW-06: not counted against the cap
             g.log(f"{name} draws {n} card{'s' if n != 1 else ''}")
         return
@@ -873,6 +882,7 @@ def challenges_phase(g: Game) -> Flow:
     yield from begin_phase(g, "challenges")
     for p in st.players:
         p.challenges_made = []
+        p.challenges_won = []
     for name in st.clockwise_from(g.first_player):
         if g.player(name).eliminated:
             continue
@@ -959,7 +969,7 @@ def end_round(g: Game) -> None:
         if p.revealed_plot is not None:
             g.move_to_pile(p.revealed_plot, "used_plots")
         p.drawn_this_round = 0
-        p.limited_played = False
+        p.limited_played = p.extra_limited_played = False
     g.expire("round")
     if g.state.plot_swaps:  # Varys: "until the end of the round"
         g.state.plot_swaps = []
@@ -1081,11 +1091,13 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             ch.winner = ch.defender
         else:
             ch.winner = None
-        ch.unopposed = ch.winner == ch.attacker and dfn == 0
+        ch.unopposed = ch.winner == ch.attacker and (dfn == 0 or atk - dfn >= 4 and triggers.allowed_for(
+            g, ch.attacker, "unopposed_by_4"))  # issue 24: We Do Not Sow
         ch.resolved = True
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
         if ch.winner:
+            g.player(ch.winner).challenges_won.append(ch.type)
             role = "attacker" if ch.winner == ch.attacker else "defender"
             loser = ch.defender if ch.winner == ch.attacker else ch.attacker
             g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,

@@ -387,6 +387,9 @@ class Game:
         base = self.defn(card_id).strength or 0
         mods = sum(e.value for e in self._effects_on(card_id, "strength"))
         constants = self._constants(card_id)
+        printed = [int(m["printed_strength"]) for m in constants if "printed_strength" in m]
+        if printed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
+            base = min([base] + printed)
         mods += sum(int(m.get("strength", 0)) for m in constants)
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
@@ -748,8 +751,12 @@ class Game:
         if not doomed:
             self.__dict__["_doomed_checked"] = (Version.s, self.state)
             return None
-        winners = [n for n in living if self.total_power(n) >= WIN_POWER]
+        winners = [n for n in living if self.total_power(n) >= self.power_to_win(n)]
         return (winners, doomed) if winners else None
+
+    def power_to_win(self, name: str) -> int:
+        """15 (WIN-01), plus what cards in play add for this player (issue 24: Balon's Follower)."""
+        return WIN_POWER + triggers.extra_power_to_win(self, name)
 
     def discard_illegal_attachments(self) -> None:
         """ATT-02, KW-08: an attachment whose restriction is no longer met is discarded at once. A check
@@ -794,7 +801,7 @@ class Game:
         if self.state.winner is not None:
             return
         for name in self.state.clockwise_from(self.first_player):
-            if self.total_power(name) >= WIN_POWER:
+            if self.total_power(name) >= self.power_to_win(name):
                 self.state.winner = name
                 self.log(f"{name} wins with {self.total_power(name)} power.")
                 raise GameEnded()
@@ -853,14 +860,22 @@ class Game:
 
     # -- expiry of lasting effects ------------------------------------------------------
     def expire(self, until: str) -> None:
+        for e in self.state.effects:  # control taken "until the end of the phase" goes back (CTL-01)
+            if e.until == until and e.stat == "control":
+                c = self.card(e.target)
+                if c.zone == "in_play" and c.controller == e.value and c.controller != c.owner:
+                    self.set_controller(e.target, c.owner)
+                    self.log(f"{c.owner} takes control of {self.name(e.target)} back")
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
         self.state.reducers = [r for r in self.state.reducers if r["until"] != until]
 
     # --- core-b additions ---
     def cannot(self, card_id: int, what: str) -> bool:
-        """A constant says this card cannot do ``what`` now: be_killed, defend, stand."""
-        return any(what in (m.get("cannot") or ()) for m in self._constants(card_id))
+        """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
+        defend, stand."""
+        return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
+                or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
 
     def attach_problem(self, cid: int, host: int, player: str) -> str | None:
         """Why ``cid`` cannot be attached to ``host`` now (ATT-01, KW-08), or None."""

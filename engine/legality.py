@@ -154,7 +154,7 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
         return f"{title} is {article(d.type)} and cannot be marshalled (MAR-05)"
     if x < 0:
         return "X cannot be negative (COS-08)"
-    if p.limited_played and g.has_keyword(card, "limited"):
+    if p.limited_played and g.has_keyword(card, "limited") and not extra_limited_location(g, name, card):
         return f"{name} has already played a Limited card this round (MAR-11)"
     problem = unique_problem(g, name, card)
     if problem:
@@ -362,6 +362,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     for e in g.state.effects:  # core-b: Mutual Cause, Mutual Blackmail, Mutual Enemies
         if e.stat == "forbid_challenge" and e.value["type"] == ctype and set(e.value["players"]) == {name, against}:
             return f"{name} and {against} cannot declare {ctype} challenges against one another ({g.name(e.source)}, GEN-01)"
+    problem = only_challenges_problem(g, name, ctype, "attackers")
+    if problem:
+        return problem
     if not isinstance(attackers, list) or not attackers:
         return "declare at least one attacking character (CHL-02)"
     if len(set(attackers)) != len(attackers):
@@ -379,6 +382,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
+    problem = declared_with_problem(g, attackers, "an attacker")
+    if problem:
+        return problem
     found = declare_tolls(g, name, {"challenge": ctype, "against": against, "attackers": attackers})
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
@@ -438,7 +444,8 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
             and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
             and not triggers.cannot_be(g, cid, "defender")
-            and triggers.prohibited(g, ch.defender, "declare_defenders") is None)
+            and triggers.prohibited(g, ch.defender, "declare_defenders") is None
+            and only_challenges_problem(g, ch.defender, ch.type, "defenders") is None)
 
 
 def defend_decision(g: Game, ch: Challenge) -> Decision:
@@ -469,6 +476,12 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
             stop = triggers.prohibited(g, ch.defender, "declare_defenders")
             if stop is not None:
                 raise Refused(f"{ch.defender} cannot declare defenders ({g.name(stop[0])}, GEN-01)")
+            problem = only_challenges_problem(g, ch.defender, ch.type, "defenders")
+            if problem:
+                raise Refused(problem)
+        problem = declared_with_problem(g, picks, "a defender")
+        if problem:
+            raise Refused(problem)
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
@@ -535,3 +548,33 @@ def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] 
         return None
     pool_first, tokens_first = max(0, cost - pool), min(cost, tokens)
     return (cost, pool_first, tokens_first) if pool_first != tokens_first else None
+
+
+def extra_limited_location(g: Game, name: str, card) -> bool:
+    """Issue 24 (Taxation): a card of ``name``'s lets him play one additional Limited location this round."""
+    return (g.defn(card).type == "location" and not g.player(name).extra_limited_played
+            and triggers.allowed_for(g, name, "extra_limited_location"))
+
+
+def only_challenges_problem(g: Game, name: str, ctype: str, what: str) -> str | None:
+    """Issue 24 (Caution to the Wind): ``name`` declares attackers and defenders only in one type of challenge."""
+    for e in g.state.effects:
+        if e.stat == "only_challenges" and e.value["player"] == name and e.value["type"] != ctype:
+            return (f"{name} cannot declare {what} except in {e.value['type']} challenges ({g.name(e.source)}, "
+                    "GEN-01)")
+    return None
+
+
+def declared_with_problem(g: Game, cids: list, role: str) -> str | None:
+    """Issue 24 (Andrik the Unsmiling): a card whose constant ``not_declared_with: FILTER`` matches another card
+    declared with it."""
+    for cid in cids:
+        for ab in triggers.abilities(g, cid):
+            f = ab.not_declared_with
+            if ab.kind != "constant" or not f:
+                continue
+            ctx = triggers.Ctx(cid, g.card(cid).controller, ab)
+            other = next((o for o in cids if o != cid and triggers.matches(g, o, f, ctx)), None)
+            if other is not None:
+                return f"{g.name(cid)} cannot be declared as {role} with {g.name(other)} (its own text, GEN-01)"
+    return None

@@ -97,7 +97,7 @@ class ScenarioSkipped(ScenarioError):
 LCG_JSON_ENV = "MAESTER_LCG_JSON"
 """Where the community LCG card data is (default: ``../shared/data/agot1-lcg-cards.json`` beside
 the project); ``pool:`` entries of a scenario's ``cards`` are read from it."""
-_lcg_pools: dict[tuple, Any] = {}
+_lcg_pools: dict[str, tuple[tuple, Any]] = {}
 
 
 def lcg_json_path() -> Path:
@@ -109,21 +109,35 @@ def lcg_json_path() -> Path:
     return Path(__file__).resolve().parents[1].parent / "shared" / "data" / "agot1-lcg-cards.json"
 
 
+AGOTDB_MDB_ENV = "MAESTER_AGOTDB_MDB"
+"""Where AGoTDB's French database is (default: ``../shared/data/agotdb/AGoT - FR.mdb`` beside the
+project); ``pool:`` entries with an ``agotdb_`` key are read from it."""
+
+
+def agotdb_mdb_path() -> Path:
+    import os
+
+    env = os.environ.get(AGOTDB_MDB_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data" / "agotdb" / "AGoT - FR.mdb"
+
+
 def pool_card(key: str) -> tuple[CardDef | None, str]:
-    """A card of the imported card data by its pool key (``core_108``), with the project's ability
-    data on it: from the LCG JSON, imported fresh (cached per file version), else from the user's
-    imported pool. (None, why) when neither has it."""
+    """A card of the imported card data by its pool key (``core_108``, ``agotdb_105027``), with the
+    project's ability data on it: from the LCG JSON (or, for an ``agotdb_`` key, AGoTDB's French
+    database), imported fresh (cached per file version), else from the user's imported pool.
+    (None, why) when neither has it."""
     from cards.pool import imported_pool, load_pool
 
-    path = lcg_json_path()
+    path = agotdb_mdb_path() if key.startswith("agotdb_") else lcg_json_path()
     tried = []
     if path.is_file():
         st = path.stat()
         sig = (str(path), st.st_mtime_ns, st.st_size)
-        if sig not in _lcg_pools:
-            _lcg_pools.clear()
-            _lcg_pools[sig] = load_pool(path)
-        found = _lcg_pools[sig].get(key)
+        if _lcg_pools.get(str(path), (None,))[0] != sig:  # one version kept per file
+            _lcg_pools[str(path)] = (sig, load_pool(path))
+        found = _lcg_pools[str(path)][1].get(key)
         if found is not None:
             return found, ""
         tried.append(f"{path} has no card '{key}'")

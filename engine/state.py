@@ -316,7 +316,11 @@ class Player(Tracked):
     gold: int = 0
     drawn_this_round: int = 0
     limited_played: bool = False
+    extra_limited_played: bool = False
+    """An additional Limited location was played this round (``allows: [extra_limited_location]``: Taxation)."""
     challenges_made: list[str] = field(default_factory=list)
+    challenges_won: list[str] = field(default_factory=list)
+    """The types of the challenges this player has won this phase (attacking or defending)."""
     eliminated: bool = False
 
     _structural = frozenset({"name", "house", "hand", "discard", "dead", "in_play", "played", "revealed_plot",

@@ -42,12 +42,12 @@ COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from":
                        form="{FILTER..., count_min: N, count_max: N, from: PILE}")
 
 
-def _counted(g, want, ctx, **fixed) -> bool:
+def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
     f = dict(want)
     need = f.pop("count_min", 1 if "count_max" not in f else 0)
     most = f.pop("count_max", None)
     f.update(fixed)
-    n = len(candidates(g, f, ctx))
+    n = len(candidates(g, f, ctx, any_player=any_player))
     return n >= need and (most is None or n <= most)
 
 
@@ -60,10 +60,10 @@ def _you_control(g, want, ctx):
 
 
 @condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match",
-        phrase=lambda v, r: "there is " + r.counted(v) + " in play")
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")",
+        phrase=lambda v, r: "there is " + r.counted(v) + ("" if v.get("from") else " in play"))
 def _in_play(g, want, ctx):
-    return _counted(g, want, ctx)
+    return _counted(g, want, ctx, any_player=True)
 
 
 @condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
@@ -161,3 +161,40 @@ def _challenge_of(g, want, ctx):
         phrase=lambda v, r: "plots have been chosen but not yet revealed")
 def _plots_chosen(g, want, ctx):
     return g.state.phase == "plot" and g.state.counters.get("plots_chosen") == g.state.phase_serial
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@condition("unopposed", TrueOnly(), "you won the current (or last) challenge unopposed: as the attacker, against "
+                                    "a defending STR of 0 (CHL-19)",
+           phrase=lambda v, r: "you won the challenge unopposed")
+def _unopposed(g, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and ch.winner == ctx.player and ch.unopposed
+
+
+@condition("won_challenges", ListOf(Words(*CHALLENGE_TYPES)), "you have won a challenge of each of these types this "
+                                                              "phase (as the attacker or the defender)",
+           phrase=lambda v, r: "you have won " + r.join([r.article(t) + " challenge" for t in v]) + " this phase")
+def _won_challenges(g, want, ctx):
+    won = g.player(ctx.player).challenges_won
+    return all(t in won for t in want)
+
+
+@condition("controls_most", FilterSchema({"player": Words("you", "opponent")},
+                                         form="{FILTER..., player: you | opponent}"),
+           "the player (you, the default, or an opponent) controls more cards in play that match than every other "
+           "player (\"the player who controls more locations than each opponent\")",
+           phrase=lambda v, r: (("you control" if v.get("player", "you") == "you" else "an opponent controls")
+                                + " more " + r.filter({k: x for k, x in v.items() if k != "player"}, article_="",
+                                                      plural=True) + " than each other player"))
+def _controls_most(g, want, ctx):
+    f = dict(want)
+    who = f.pop("player", "you")
+    names = [p.name for p in g.state.players if not p.eliminated]
+    counts = {n: 0 for n in names}
+    for c in candidates(g, f, ctx, any_player=True):
+        if g.card(c).controller in counts:
+            counts[g.card(c).controller] += 1
+    wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
+    return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
 def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | None:
     """``prohibit: {what: trigger_abilities}``: the player cannot trigger card abilities (GEN-01, GEN-04).
     Playing an event is playing a card, not triggering an ability of one; passives are not triggered
-    (TIM-16); paying influence is a cost, not an effect (COS-03)."""
-    if ab.kind not in ("action", "response") or g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+    (TIM-16); paying influence is a cost, not an effect (COS-03). ``triggered_effects`` (issue 24, the CCG's
+    "cannot use triggered effects") stops both: the abilities and the events."""
+    if ab.kind not in ("action", "response"):
         return None
-    stop = prohibited(g, player, "trigger_abilities")
+    if g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
+        stop = prohibited(g, player, "triggered_effects")
+        return None if stop is None else f"{player} cannot play events now ({g.name(stop[0])}, GEN-01)"
+    stop = prohibited(g, player, "trigger_abilities") or prohibited(g, player, "triggered_effects")
     if stop is None:
         return None
     return f"{player} cannot trigger card abilities now ({g.name(stop[0])}, GEN-01)"
@@ -34,13 +38,24 @@ def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | Non
 
 def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
     """A player restriction in play that applies to ``player`` (GEN-01): (source card, prohibit)."""
+    return next(prohibitions(g, player, what), None)
+
+
+def extra_power_to_win(g: Game, player: str) -> int:
+    """Issue 24 (Balon's Follower): the power ``player`` needs beyond 15 to win, one ``prohibit: {what:
+    extra_power_to_win, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
+
+
+def prohibitions(g: Game, player: str, what: str):
+    """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")
     if keys is None:
         keys = {d.key for d in g.pool.values() if any(isinstance(a, dict) and a.get("prohibit")
                                                        for a in d.abilities)}
         g._prohibit_keys = keys
     if not keys:
-        return None
+        return
     table = smemo(g.__dict__, g.state)
     sources = table.get("prohibit_sources")
     if sources is None:
@@ -54,8 +69,7 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
             who = p.get("player", "you")
             if who == "each" or (who == "you") == (c.controller == player):
                 if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
-                    return cid, p
-    return None
+                    yield cid, p
 
 
 def _constant_keys(g: Game) -> set[str]:
@@ -288,7 +302,7 @@ LOCAL_ATTACHMENT_FILTERS = frozenset({
     "type", "trait", "house", "unique", "not_self", "self", "cost_max", "cost_min", "strength_max",
     "strength_min", "icon", "keyword", "name", "has_attachments", "influence_min", "crest",
     "one_per_character", "income_min", "attachments_max", "named", "controller", "owner",
-    "kneeling", "standing", "power_min", "moribund", "not", "any_of", "has_attachment"})
+    "kneeling", "standing", "power_min", "moribund", "not", "any_of", "has_attachment", "doomed"})
 """Filter keys that read only the card they test and its own attachments (with the lasting effects,
 the constants and the aspects ``reads`` names): attachment restrictions made of these are checked
 again only when a host, one of its attachments, an effect or the constants change."""
@@ -654,8 +668,8 @@ def _declared(g: Game, cid: int, field: str, what: str) -> bool:
 
 def does_not_kneel(g: Game, cid: int, what: str) -> bool:
     """``no_kneel``: the card does not kneel when declared as an attacker (``attack``) or defender
-    (``defend``), while its condition holds."""
-    return _declared(g, cid, "no_kneel", what)
+    (``defend``), while its condition holds, or for the duration of a lasting ``modify`` with ``no_kneel``."""
+    return _declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
 
 
 def cannot_be(g: Game, cid: int, what: str) -> bool:
@@ -806,3 +820,8 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
         return (f"gold: {g.name(cid)} needs {need} gold with what {g.name(found[0][0])} makes {player} give; "
                 f"{player} has {g.spendable_gold(player)} (GEN-01)")
     return None
+
+
+def allowed_for(g: Game, player: str, what: str) -> bool:
+    """A card that ``player`` controls opens this rule for him (``allows``: ``unopposed_by_4``)."""
+    return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))

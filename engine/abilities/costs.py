@@ -175,10 +175,10 @@ def use_reducer(g: Game, player: str, cid: int, kind: str = "gold") -> None:
     g.state.reducers = [r for i, r in enumerate(g.state.reducers) if i not in used]
 
 
-def influence_cost(g: Game, player: str, cid: int, ab: Ability) -> int:
-    """The ability's influence cost less the influence reductions waiting for its card (COS-12: influence
-    costs can be reduced), never below 0."""
-    need = int(ab.cost.get("influence", 0) or 0)
+def influence_cost(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> int:
+    """The ability's influence cost (plus X with ``influence_x``) less the influence reductions waiting for
+    its card (COS-12: influence costs can be reduced), never below 0."""
+    need = int(ab.cost.get("influence", 0) or 0) + (int(x) if ab.cost.get("influence_x") else 0)
     return max(0, need - reduction(g, player, cid, "influence")) if need else 0
 
 
@@ -372,3 +372,14 @@ cost("gold_target_cost", TrueOnly(), "pay X gold, where X is the printed cost of
      "`cost_max_your_gold: true` so that only targets you can pay for are legal)",
      pay=_no_pay,
         phrase=lambda v, r: "pay gold equal to the chosen card's printed cost")(_check_gold_target_cost)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+def _check_influence_x(g, player, cid, ab, ctx, value):
+    return None  # the X of the answer, with the influence, in the trigger's influence check (influence_cost)
+
+
+cost("influence_x", TrueOnly(), "pay X influence, X chosen by the player (the answer's `x`; with `influence: N`, N + X); "
+     "effects read it as `x` (\"kneel X influence to ...\")", pay=_no_pay,
+     phrase=lambda v, r: "kneel X influence")(_check_influence_x)

@@ -126,10 +126,13 @@ def _stand(g, e, arg, ctx):
 
 @effect("claim_power", card_selector("house", "your_house"), "claims power (house: for your House card)",
         keys={"amount": Int(minimum=1)},
-        phrase=lambda v, e, r: (f"gain {e.get('amount', 1)} power for your House" if v in ("house", "your_house")
-                                else r.subject(v, f"gain {e.get('amount', 1)} power")))
+        phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
+                                if v in ("house", "your_house")
+                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power")))
 def _claim_power(g, e, arg, ctx):
-    n = int(e.get("amount", 1))
+    n = _amount(e.get("amount", 1), ctx)
+    if n <= 0:
+        return False
     title = g.name(ctx.source)
     if arg in ("house", "your_house"):
         g.log(f"{ctx.player} claims {n} power for House with {title}")
@@ -214,6 +217,12 @@ def _describe_modify(e: dict) -> str:
                       ("remove_icons", "loses"), ("remove_keywords", "loses"), ("remove_traits", "loses")):
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
+    if e.get("cannot"):
+        parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
+    if e.get("no_kneel"):
+        parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
+    if e.get("doomed"):
+        parts.append("is Doomed")
     return ", ".join(parts) or "is modified"
 
 
@@ -228,14 +237,22 @@ def _describe_modify(e: dict) -> str:
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`. "
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
-        "for each card in your hand\" is `{for_each: {from: hand}}`)",
+        "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
+        "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
+        "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
+        "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
-              "until": UNTIL, "for_each": FOR_EACH},
+              "until": UNTIL, "for_each": FOR_EACH,
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
+              "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
 def _modify(g, e, arg, ctx):
     until = e.get("until", "phase")
     done = False
+    if e.get("strength") in ("x", "minus_x"):  # issue 24: the X paid (Blood Magic)
+        e = dict(e, strength=_amount(e["strength"], ctx))
     if e.get("strength") and "for_each" in e:  # EFF-06: counted once, as the effect resolves
         n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else len(candidates(g, dict(e["for_each"]), ctx))
         e = dict(e, strength=int(e["strength"]) * n)
@@ -251,6 +268,12 @@ def _modify(g, e, arg, ctx):
             g.state.effects.append(Effect(cid, "terminal", dict(e["terminal"]), until, ctx.source))
         if e.get("become") in ("character", "location", "attachment"):
             g.state.effects.append(Effect(cid, "type", e["become"], until, ctx.source))
+        for what in e.get("cannot", []) or []:
+            g.state.effects.append(Effect(cid, "cannot", what, until, ctx.source))
+        for what in e.get("no_kneel", []) or []:
+            g.state.effects.append(Effect(cid, "no_kneel", what, until, ctx.source))
+        if e.get("doomed"):
+            g.state.effects.append(Effect(cid, "doomed", True, until, ctx.source))
         for key, stat in (("add_icons", "icon+"), ("remove_icons", "icon-"), ("add_keywords", "keyword+"),
                           ("remove_keywords", "keyword-"), ("add_traits", "trait+"),
                           ("remove_traits", "trait-")):
@@ -377,15 +400,19 @@ def control_problem(g: Game, player: str, cid: int) -> str | None:
 
 
 @effect("take_control", card_selector(), "you take control of the cards (not a unique you already have, "
-        "UNQ-02/04)", steals=True,
-        phrase=lambda v, e, r: "take control of " + r.cards(v))
+        "UNQ-02/04); with `until: challenge | phase | round` only until then: control goes back to the owner as it "
+        "ends, if you still have it (CTL-01)", steals=True, keys={"until": Words("challenge", "phase", "round")},
+        phrase=lambda v, e, r: "take control of " + r.cards(v) + ((" " + r.until(e["until"])) if e.get("until") else ""))
 def _take_control(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
         if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
             g.set_controller(cid, ctx.player)
-            g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})")
+            if e.get("until"):  # given back by Game.expire
+                g.state.effects.append(Effect(cid, "control", ctx.player, e["until"], ctx.source))
+            g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})"
+                  + (f" until the end of the {e['until']}" if e.get("until") else ""))
             done = True
     return done
 
@@ -599,11 +626,13 @@ def _move_to_hand(g, e, arg, ctx):
         "(COS-07 d: after penalties; never below 0, COS-12); one card uses it up",
         keys={"card": FilterSchema(), "until": UNTIL},
         phrase=lambda v, e, r: (f"reduce the cost of the next {r.filter(e.get('card') or {}, article_='')} "
-                                f"you play this {e.get('until', 'phase')} by {v} gold"))
+                                f"you play this {e.get('until', 'phase')} by {v} gold"
+                                + r.for_each(e.get("for_each"))))
 def _reduce(g, e, arg, ctx):
-    g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
+    n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
+    g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
                              "until": e.get("until", "phase"), "source": ctx.source})
-    g.log(f"{ctx.player}'s next matching card costs {int(arg)} less ({g.name(ctx.source)})")
+    g.log(f"{ctx.player}'s next matching card costs {n} less ({g.name(ctx.source)})")
     return True
 
 
@@ -872,7 +901,8 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
        "`to`: a selector (target) or a FILTER whose card the controller chooses as the effect resolves; an "
        "illegal host is never offered (ATT-01), and a card that no host can take is discarded",
-       keys={"to": Either(Words("target", "host"), FilterSchema(), form="target | FILTER")}, asks=True,
+       keys={"to": Either(Words("target", "host", "trigger"), FilterSchema(), form="target | host | trigger | FILTER")},
+       asks=True,
         phrase=lambda v, e, r: ("attach " + r.cards(v) + " to "
                                 + (r.cards(e["to"]) if isinstance(e.get("to"), str) else r.filter(e.get("to") or {}))))(_attach)
 
@@ -1545,3 +1575,67 @@ effect("unless_discard_hand", Words("opponent", "each_opponent", "target"), "eac
        "`[discard_hand]`); it resolves only if nobody does, so what it prevents is written after it in `then` "
        "(COS-17), like `check`", asks=True,
        phrase=lambda v, e, r: "unless " + r.subject(v, "discard") + f" {r.their(v)} hand,")(_unless_discard_hand)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+def _duplicate_onto_ask(g, e, ctx):
+    hosts = [c for c in candidates(g, dict(e["to"]), ctx) if g.card(c).zone == "in_play"]
+    if len(hosts) < 2:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose the card it becomes a duplicate of", "choices": hosts,
+            "count": 1}
+
+
+@effect("duplicate_onto", card_selector(), "the cards in play, with their own duplicates, become duplicates of a "
+        "card in play that matches `to` (the controller chooses when several do; nothing happens when none "
+        "does): they are no longer characters in play (UNQ-06; the CCG Hatchlings on their Dragon)",
+        keys={"to": FilterSchema()}, ask=_duplicate_onto_ask,
+        phrase=lambda v, e, r: (r.subject(v, "become") + " a duplicate of " + r.filter(e.get("to") or {})))
+def _duplicate_onto(g, e, arg, ctx):
+    hosts = [c for c in candidates(g, dict(e["to"]), ctx) if g.card(c).zone == "in_play"]
+    if not hosts:
+        return False
+    host = ([c for c in ctx.answers.get(id(e), []) if c in hosts] or hosts)[0]
+    done = False
+    for cid in select(g, arg, ctx):
+        c = g.card(cid)
+        if c.zone != "in_play" or cid == host:
+            continue
+        for d in list(c.duplicates):
+            g.attach(d, host, g.card(host).controller, duplicate=True)
+        g.attach(cid, host, g.card(host).controller, duplicate=True)
+        g.log(f"{g.name(cid)} becomes a duplicate of {g.name(host)} ({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
+REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
+REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
+REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
+
+def _reduce_count(g, for_each, ctx) -> int:
+    if for_each == "host_attachments":
+        host = g.card(ctx.source).attached_to
+        return 0 if host is None else len(g.card(host).attachments)
+    return len(candidates(g, dict(for_each), ctx))
+
+
+REGISTRY["effect"]["reduce"].keys["for_each"] = Either(Words("host_attachments"), FilterSchema({"from": FROM}),
+                                                       form="FILTER | host_attachments")
+REGISTRY["effect"]["reduce"].doc += ("; `for_each: FILTER | host_attachments`: N times the number of matching cards "
+                                     "(in play, or the pile `from:` names) or of the attachments on the card this one "
+                                     "is attached to (a House card too), counted as the effect resolves")
+
+
+@effect("only_challenges", Words("military", "intrigue", "power"), "until then (default the round) you cannot "
+        "declare attackers or defenders except in challenges of this type (GEN-01; Caution to the Wind names it "
+        "with `one_of`)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (f"you cannot declare attackers or defenders except in {v} challenges "
+                                + r.until(e.get("until"), "round")))
+def _only_challenges(g, e, arg, ctx):
+    g.state.effects.append(Effect(ctx.source, "only_challenges", {"type": arg, "player": ctx.player},
+                                  e.get("until", "round"), ctx.source))
+    g.log(f"{g.name(ctx.source)}: {ctx.player} declares attackers and defenders only in {arg} challenges")
+    return True

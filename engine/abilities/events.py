@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import REGISTRY, FilterSchema, Int, Words, event
+from engine.abilities.registry import REGISTRY, Bool, FilterSchema, Int, Words, event
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -79,8 +79,10 @@ event("would_be_discarded", {"card": CARD}, "step 2 only: a card the resolving e
 event("would_leave_play", {"card": CARD}, "step 2 only: a card the resolving effect would kill or discard (card) "
       "— for saves", opened_by=(RUNTIME,), step="save_cancel",
         phrase=lambda w, r: f"when {r.event_card(w)} would be killed or discarded")
-event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER}, "step 2 only: the effect being resolved "
-      "(source: its class; card; player) — for cancels", opened_by=(RUNTIME,), step="save_cancel",
+event("cancelable", {"source": SOURCE, "card": CARD, "player": PLAYER, "triggered": Bool()}, "step 2 only: the "
+      "effect being resolved (source: its class; card; player; `triggered: true`: only an action or a response, "
+      "events included, not a passive or the framework, EFF-01) — for cancels", opened_by=(RUNTIME,),
+      step="save_cancel",
         phrase=lambda w, r: "when " + r.cancelable(w) + " would resolve")
 
 # --- core-b additions ---
@@ -120,6 +122,8 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         if when["player"] == "you" and who != ctx.player or when["player"] == "opponent" and who == ctx.player:
             return False
     if "by_min" in when and int(gate.get("margin") or 0) < int(when["by_min"]):
+        return False
+    if "triggered" in when and bool(gate.get("triggered")) != bool(when["triggered"]):
         return False
     for key in ("type", "as", "phase", "source"):
         if key in when and when[key] not in ("any", gate.get(key)):

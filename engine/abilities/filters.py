@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser")
-"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player")."""
+WHO = Words("you", "opponent", "loser", "any")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
+every player (with ``from:``, every player's pile: "any player's discard pile")."""
 
 
 def _listed(want) -> list:
@@ -78,16 +79,17 @@ def _who(g, who, want, ctx):
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge",
+                               "challenge / by anyone (with `from:`, in every player's pile)",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls"}[v]))
+                                        "loser": "the losing player controls", "any": ""}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge",
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
+                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns"}[v]))
+                                        "loser": "the losing player owns", "any": ""}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
@@ -488,3 +490,13 @@ def _cost_max_trigger(g, cid, want, ctx):
         phrase=lambda v, r: r.post("with the named title"))
 def _named(g, cid, want, ctx):
     return any(e.stat == "named" and e.source == ctx.source and e.value == g.name(cid) for e in g.state.effects)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@filter_key("doomed", Bool(), "is Doomed (the black raven of the CCG, counted for elimination in a dead pile) or "
+                              "not",
+            phrase=lambda v, r: r.pre("Doomed" if v else "non-Doomed"))
+def _doomed(g, cid, want, ctx):
+    doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
+    return doomed == bool(want)

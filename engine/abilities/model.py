@@ -58,6 +58,9 @@ class Ability:
     """Rules the card opens for every player: "actions_before_reveal"."""
     spend_gold: bool = False
     """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
+    not_declared_with: dict | None = None
+    """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
+    together with a card that matches it."""
 
     @property
     def is_save_or_cancel(self) -> bool:

@@ -255,6 +255,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
+    if "not_declared_with" in a:  # issue 24
+        FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
+        extra["not_declared_with"] = dict(a["not_declared_with"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -269,7 +272,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -337,12 +340,15 @@ gives an opponent of his choice N gold to play an event."""
 UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
-ALLOWS = ListOf(Words("actions_before_reveal"))
+ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
                         "gold given to another player to declare, trigger, initiate or play (GEN-01)")
 ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent | any, source: [event, character, "
                                 "...]}: those players may not choose this card as a target of those sources")
-ABILITY_KEYS["allows"] = "a constant rule for every player: [actions_before_reveal] (an action window between choosing and revealing plots)"
+ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every player: an action window between choosing "
+                          "and revealing plots), [unopposed_by_4] (for its controller: a challenge he wins as the "
+                          "attacker by 4 STR or more counts as unopposed, CHL-19), [extra_limited_location] (for its controller: one "
+                          "more Limited location this round, MAR-11)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
 
@@ -351,3 +357,20 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 ABILITY_KEYS["spend_gold"] = ("a constant: true: its controller may spend the gold tokens on this card as if they "
                               "were in his gold pool (tokens placed with {place_gold: SEL})")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win")
+"""draw_phase: the player draws no cards in the draw phase ("skip your draw phase"); triggered_effects: the
+player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+CONSTANT_MODIFY.keys["printed_strength"] = Int()
+"""printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers
+still add to it (Under the Guild's Sway)."""
+CANNOT = CANNOT + ("be_saved",)
+"""be_saved: no save (an ability's or a duplicate's) can save the targets from being killed or discarded."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
+                                     "attacker or defender together with a card that matches (GEN-01)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)

@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger")},
+        "count_min", "count_max", "cost_max_trigger", "doomed")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
@@ -41,19 +41,19 @@ FILTER_READS: dict[str, frozenset] = {
 """Filter keys (``engine.abilities.filters``) and the aspects they read; nested filters are walked."""
 
 NESTED_FILTERS = ("has_attachment", "attached_to", "not")
-WHO_STRUCTURAL = ("you", "opponent")
+WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
     **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
-                                           "challenge_of")},
+                                           "challenge_of", "unopposed", "won_challenges")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
-FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE,
+FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
                      "defender_controls": frozenset({CHALLENGE})}
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
@@ -165,7 +165,7 @@ FILTER_STATS: dict[str, frozenset] = {
 
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
-    "strength_per_attachment": frozenset({STRENGTH}),
+    "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords

@@ -47,7 +47,7 @@ LABELS = {"any": "Any Phase", "plot": "Plot", "draw": "Draw", "marshalling": "Ma
           "challenges": "Challenges", "dominance": "Dominance", "standing": "Standing", "taxation": "Taxation"}
 PLURALS = {"character": "characters", "location": "locations", "attachment": "attachments", "event": "events",
            "plot": "plots", "agenda": "agendas", "house": "House cards", "card": "cards"}
-PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck"}
+PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile"}
 FILTER_EXTRAS = ("count", "up_to", "from", "count_min", "count_max")
 """Keys a filter may carry besides the filter words (counts and the pile), read by the sentence."""
 MARK = "Maester's wording"
@@ -170,6 +170,8 @@ class Render:
         what = {"event": "an event", "character": "a character ability", "location": "a location ability",
                 "attachment": "an attachment ability", "plot": "a plot ability", "agenda": "an agenda ability",
                 "house": "a House card ability", "framework": "a framework effect"}.get(source, "an effect")
+        if w.get("triggered") and source in ("any", None):
+            what = "a triggered effect or an event"
         if w.get("player") == "opponent":
             what += " an opponent controls"
         elif w.get("player") == "you":
@@ -211,7 +213,7 @@ class Render:
         else:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
-            what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=True))
+            what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=n > 1))
         if e.get("among") == "each_player":  # one choice among each player's cards
             return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
                                                                                    "that player controls")
@@ -347,6 +349,16 @@ class Render:
         """"its owner's" / "their owner's"."""
         return "their owner's" if self.is_plural(sel) else "its owner's"
 
+    def for_each(self, fe: Any) -> str:
+        """`` for each ...`` of a ``for_each`` (a filter, ``your_gold``, ``host_attachments``), or ""."""
+        if fe == "your_gold":
+            return " for each gold in your gold pool"
+        if fe == "host_attachments":
+            return f" for each attachment on {self.host_noun}"
+        if isinstance(fe, dict):
+            return " for each " + self.filter(fe, article_="") + ("" if fe.get("from") else " in play")
+        return ""
+
     def until(self, period: str | None, default: str = "phase") -> str:
         period = period or default
         if period == "phase_end":
@@ -387,7 +399,8 @@ class Render:
             noun = join([PLURALS.get(t, t + "s") for t in words_of(f.get("type", "card"))], "or")
         pile = f.get("from")
         if pile and pile != "in_play" and not bare:
-            whose = ("an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
+            whose = ("any player's" if "any" in (f.get("controller"), f.get("owner")) else
+                     "an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
                      "your" if "you" in (f.get("controller"), f.get("owner")) or pile in ("hand", "deck") else "a")
             post = [p for p in post if p not in ("you control", "an opponent controls", "you own",
                                                  "an opponent owns")]
@@ -469,7 +482,9 @@ class Render:
         """What a ``modify`` does to its cards ("gets +2 STR and gains stealth"), the verbs agreeing."""
         v = (lambda s: s) if subject_plural else third
         parts = []
-        if "strength" in m:
+        if m.get("strength") in ("x", "minus_x"):
+            parts.append(v(f"get {'+' if m['strength'] == 'x' else '-'}X STR"))
+        elif "strength" in m:
             per = ""
             fe = m.get("for_each")
             if fe == "your_gold":
@@ -500,9 +515,19 @@ class Render:
         if m.get("gold_penalty"):
             n = m["gold_penalty"]
             parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+        if "printed_strength" in m:
+            n = m["printed_strength"]
+            parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
+                         + (str(n) if n <= 0 else f"no more than {n}"))
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
-                          "defend": "cannot be declared as a defender", "stand": "cannot stand"}.get(c, c))
+                          "defend": "cannot be declared as a defender", "stand": "cannot stand",
+                          "be_saved": "cannot be saved"}.get(c, c))
+        for what in m.get("no_kneel") or ():
+            parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
+                         f"{'an attacker' if what == 'attack' else 'a defender'}")
+        if m.get("doomed"):
+            parts.append(f"{'are' if subject_plural else 'is'} Doomed")
         if isinstance(m.get("terminal"), dict):
             said = self.predicate(m["terminal"])
             if subject_plural:
@@ -553,6 +578,11 @@ def _constant(a: dict, r: Render) -> list[str]:
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
             "taxation_phase": f"{r.poss(who)} taxation phase is skipped",
             "character_power": f"power on {r.poss(who)} characters does not count toward their total",
+            "trigger_abilities": f"{r.cards(who)} cannot trigger card abilities",
+            "draw_phase": f"{r.cards(who)} cannot draw cards in the draw phase",
+            "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
+            "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
+                                  "to win the game",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
@@ -590,8 +620,16 @@ def _constant(a: dict, r: Render) -> list[str]:
         who = "your opponents'" if u.get("by") == "opponent" else "any player's"
         sources = join(list(u.get("source", ())), "or") or "card"
         out.append(f"this card cannot be chosen as a target by {who} {sources} effects")
-    if "actions_before_reveal" in (a.get("allows") or ()):
+    allows = a.get("allows") or ()
+    if "actions_before_reveal" in allows:
         out.append("players may take actions after plots are chosen and before they are revealed")
+    if "unopposed_by_4" in allows:
+        out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
+    if "extra_limited_location" in allows:
+        out.append("you may marshal 1 additional Limited location this round")
+    if isinstance(a.get("not_declared_with"), dict):
+        out.append("this card cannot be declared as an attacker or defender together with "
+                   + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
     cond = a.get("while") or a.get("if")

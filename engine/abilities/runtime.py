@@ -297,7 +297,7 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
     out = []
     removal = event.data.get("removal", "kill")
     for v in ([] if event.data.get("cannot_be_saved") else event.victims):  # GEN-04
-        if g.card(v).moribund is None:
+        if g.card(v).moribund is None and not g.cannot(v, "be_saved"):  # issue 24: a card that cannot be saved
             if removal == "kill":
                 out.append({"event": "would_be_killed", "card": v})
             else:
@@ -305,7 +305,8 @@ def save_cancel_gates(g: Game, event: Any) -> list[dict]:
             out.append({"event": "would_leave_play", "card": v})
     if not event.data.get("cannot_be_canceled"):
         out.append({"event": "cancelable", "source": event.data.get("source_class", "framework"),
-                    "card": event.data.get("source"), "player": event.data.get("player")})
+                    "card": event.data.get("source"), "player": event.data.get("player"),
+                    "triggered": bool(event.data.get("triggered"))})
     return out
 
 
@@ -415,8 +416,9 @@ def find_opportunity(g: Game, player: str, answer: dict, *, step: str, event: An
     problem = trigger_prohibited(g, player, cid, ab) \
         or restriction_problem(g, player, cid, ab, ctx, x=int(answer.get("x") or 0), influence=False) \
         or toll_problem(g, player, cid, ab, int(answer.get("x") or 0))  # core-d
-    if problem is None and influence_cost(g, player, cid, ab):
-        problem = influence_problem(g, player, influence_cost(g, player, cid, ab), list(answer.get("pay") or []))
+    x = int(answer.get("x") or 0)
+    if problem is None and influence_cost(g, player, cid, ab, x):
+        problem = influence_problem(g, player, influence_cost(g, player, cid, ab, x), list(answer.get("pay") or []))
     if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
         return Opportunity(cid, ab, None, None)
     if problem:
@@ -450,7 +452,7 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
                     toll_problem(g, player, o.card, o.ability, x),  # core-d
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),
-                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability), influence_pay),
+                    influence_problem(g, player, influence_cost(g, player, o.card, o.ability, x), influence_pay),
                     target_problem(g, player, o.card, o.ability, targets, ctx)):
         if problem and g.options.mode == "advise" and problem.startswith(SOFT_PROBLEMS):
             g.warn(player, problem)  # advise mode: the move stands, the rule is pointed out

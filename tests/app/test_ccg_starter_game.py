@@ -94,3 +94,29 @@ def test_the_table_does_not_stop_for_cards_whose_timing_was_not_read(starter_tab
         game.answer(d.player, {"pass": True} if d.can_pass else RandomPlayer(1).candidates(game, d)[0])
         ctl._after_change()
     assert chosen and not stops, stops
+
+
+def test_winter_starters_computer_against_computer_use_their_automated_text():
+    """Issue 24: a whole game between the two Winter premium starters, computer against computer (the
+    heuristic player), in enforce mode, with the project's ability data: the log shows the CCG cards'
+    automated abilities used (triggered, played, resolved). No table: the engine alone."""
+    if not FR_MDB.is_file():
+        pytest.skip("../shared/data/agotdb/AGoT - FR.mdb is not present")
+    from cards.deck import fixed_deck
+    from cards.pool import load_pool
+    from engine.ai import make_player
+    from engine.ai.match import play_game
+    from engine.builder import new_game
+    from engine.game import Options
+
+    pool = load_pool(FR_MDB)
+    decks = {"greyjoy": fixed_deck("Winter Greyjoy starter", pool),
+             "targaryen": fixed_deck("Winter Targaryen starter", pool)}
+    game = new_game(decks, seed=1, ruleset="ccg-winter", options=Options(mode="enforce"))
+    winner = play_game(game, {n: make_player("heuristic", i) for i, n in enumerate(decks)})
+    assert winner in decks, winner
+    automated = {d.name for deck in decks.values() for d in [*deck.plots, *deck.cards] if d.abilities}
+    used = {n for n in automated for line in game.state.log
+            if f"triggers {n}" in line or f"plays {n}" in line or f"{n}'s passive ability resolves" in line}
+    assert len(used) >= 5, sorted(used)
+    print(f"\n{winner} wins in round {game.state.round}; CCG abilities used: {', '.join(sorted(used))}")

@@ -54,10 +54,15 @@ def test_project_data_parses_with_the_engine():
             assert "text" not in ability, f"{key}: no card text in the ability data"
 
 
+def _lcg_data() -> dict:
+    """The data keyed by LCG ids (the CCG cards' entries are keyed ``agotdb_<UniversalId>``)."""
+    return {k: v for k, v in load_ability_data().items() if not k.startswith(AGOTDB)}
+
+
 def test_project_data_keys_are_lcg_ids(lcg_json):
     records = json.loads(lcg_json.read_text(encoding="utf-8"))
     names = {r["id"]: r["name"] for r in records}
-    data = load_ability_data()
+    data = _lcg_data()
     assert set(data) <= set(names), sorted(set(data) - set(names))
     assert names["core_71"] == names["core_90"] == "Robert Baratheon"
     assert names["acoa_33"] == "Toll Gate"
@@ -80,10 +85,45 @@ def test_project_data_holds_no_rules_text(lcg_json):
 
 def test_real_json_gets_the_data(lcg_json):
     pool = load_pool(lcg_json)
-    data = load_ability_data()
+    data = _lcg_data()
     for key, abilities in data.items():
         assert pool.get(key).abilities == abilities
     assert sum(1 for c in pool if c.abilities) == len(data)
+
+
+AGOTDB = "agotdb_"
+
+
+@pytest.fixture(scope="module")
+def agotdb_pool():
+    """AGoTDB's French database in ../shared (English text where AGoTDB's English file has the card),
+    read once for this module; the test skips when it is absent."""
+    from engine.scenario import agotdb_mdb_path
+
+    path = agotdb_mdb_path()
+    if not path.is_file():
+        pytest.skip(f"{path} is not present")
+    return load_pool(path)
+
+
+def test_ccg_data_keys_are_agotdb_cards_and_reach_them(agotdb_pool):
+    """Every ``agotdb_`` entry names a card of the CCG pool, and the imported card gets the data."""
+    data = {k: v for k, v in load_ability_data().items() if k.startswith(AGOTDB)}
+    assert data
+    missing = sorted(k for k in data if agotdb_pool.get(k) is None)
+    assert not missing, missing
+    for key, abilities in data.items():
+        assert agotdb_pool.get(key).abilities == abilities, key
+
+
+def test_ccg_data_holds_no_rules_text(agotdb_pool):
+    """Not even in comments: no run of six words of any CCG card's text (French or English)."""
+    ours = set()
+    for path in ABILITY_DIR.glob("*.yaml"):
+        ours |= _ngrams(path.read_text(encoding="utf-8"))
+    for card in agotdb_pool:
+        shared = ours & _ngrams(card.text or "")
+        assert not shared, (card.key, sorted(shared)[:3])
 
 
 # --- applying the data ----------------------------------------------------------------------------------

@@ -132,6 +132,43 @@ def test_practice_cards_read_like_card_text(key, expected):
       "cost": {"gold": 2}, "effect": [{"draw": 1, "player": "each_opponent"}]},
      "Any Phase: Pay 2 gold to have each opponent draw 1 card. (Limit once per round, counting all your Limited "
      "Responses.)"),
+    # issue 24 (the CCG Winter starters' words)
+    ({"kind": "response", "when": {"event": "challenge_won", "player": "you"}, "if": {"unopposed": True},
+      "cost": {"influence_x": True}, "choose": {"type": "character", "participating": True},
+      "effect": [{"claim_power": "target", "amount": "x"}]},
+     "Response: After you win a challenge, if you won the challenge unopposed, kneel X influence to choose a "
+     "participating character. It gains X power."),
+    ({"kind": "action", "phase": "any", "cost": {"influence_x": True}, "choose": {"type": "character"},
+      "effect": [{"modify": "target", "strength": "minus_x", "doomed": True, "no_kneel": ["attack"],
+                  "cannot": ["stand"]}]},
+     "Any Phase: Kneel X influence to choose a character. It gets -X STR, cannot stand, does not kneel when "
+     "declared as an attacker and is Doomed until the end of the phase."),
+    ({"kind": "action", "phase": "challenges", "if": {"won_challenges": ["military", "power"]},
+      "effect": [{"draw": 1}]},
+     "Challenges: If you have won a military challenge and a power challenge this phase, draw 1 card."),
+    ({"kind": "passive", "when": {"event": "plot_revealed", "card": "self"},
+      "if": {"controls_most": {"type": "location", "player": "opponent"}},
+      "effect": [{"only_challenges": "power"}]},
+     "When revealed: If an opponent controls more locations than each other player, you cannot declare attackers "
+     "or defenders except in power challenges until the end of the round."),
+    ({"kind": "passive", "when": {"event": "entered_play", "card": "self"},
+      "effect": [{"duplicate_onto": "self", "to": {"trait": "Dragon", "controller": "you"}}]},
+     "After this card enters play, this card becomes a duplicate of a Dragon card you control."),
+    ({"kind": "response", "when": {"event": "cancelable", "triggered": True}, "effect": ["cancel"]},
+     "Response: When a triggered effect or an event would resolve, cancel that effect."),
+    ({"kind": "action", "phase": "any", "choose": {"type": "attachment", "from": "discard", "owner": "any"},
+      "effect": [{"take_control": "target", "until": "round"}]},
+     "Any Phase: Choose an attachment in any player's discard pile. Take control of it until the end of the "
+     "round."),
+    ({"kind": "constant", "while": {"in_play": {"doomed": True, "from": "dead"}},
+      "prohibit": {"what": "extra_power_to_win", "max": 2, "player": "opponent"}},
+     "While there is a Doomed card in a dead pile, your opponent needs 2 more power to win the game."),
+    ({"kind": "constant", "prohibit": {"what": "draw_phase"}, "allows": ["extra_limited_location"]},
+     "You cannot draw cards in the draw phase. You may marshal 1 additional Limited location this round."),
+    ({"kind": "constant", "modify": {"target": "host", "printed_strength": 0, "cannot": ["be_saved"]},
+      "not_declared_with": {"type": "character", "trait": "Knight"}},
+     "Attached character has a printed STR of 0 and cannot be saved. This card cannot be declared as an attacker "
+     "or defender together with a Knight character."),
 ])
 def test_abilities_read_like_card_text(raw, expected):
     assert paragraph(raw) == expected
