@@ -271,7 +271,7 @@ class Render:
             if isinstance(a, dict) and isinstance(a.get("attach_to"), dict):
                 t = a["attach_to"].get("type")
                 if isinstance(t, str) and t != "character":
-                    return "attached card" if t == "house" else f"attached {t}"
+                    return "your House card" if t == "house" else f"attached {t}"
         return "attached character"
 
     def target_plural(self) -> bool:
@@ -556,6 +556,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         host = r.filter(f if "type" in f else {"type": "character", **f}, article_="") if f else ""
         if kind_of_card and kind_of_card != "attachment":
             out.append(f"you may play this card as an attachment on {article(host) if host else 'a character'}")
+        elif f.get("type") == "house":
+            out.append("attach only to your House card")
         elif host and host != "character":
             out.append(f"{host} only")
         if one:

@@ -169,6 +169,10 @@ def test_practice_cards_read_like_card_text(key, expected):
       "not_declared_with": {"type": "character", "trait": "Knight"}},
      "Attached character has a printed STR of 0 and cannot be saved. This card cannot be declared as an attacker "
      "or defender together with a Knight character."),
+    ({"kind": "action", "phase": "marshalling", "cost": {"kneel_host": True},
+      "effect": [{"reduce": 1, "card": {"type": "character"}, "for_each": "host_attachments"}]},
+     "Marshalling: Kneel attached character to reduce the cost of the next character you play this phase by 1 "
+     "gold for each attachment on attached character."),
 ])
 def test_abilities_read_like_card_text(raw, expected):
     assert paragraph(raw) == expected
