@@ -19,8 +19,7 @@ from tests.app.conftest import Driver
 FR_MDB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "agotdb" / "AGoT - FR.mdb"
 
 
-@pytest.fixture
-def starter_table(qtbot):
+def _starter_table(qtbot):
     if not FR_MDB.is_file():
         pytest.skip("../shared/data/agotdb/AGoT - FR.mdb is not present")
     from cards.pool import main as pool_main
@@ -34,12 +33,36 @@ def starter_table(qtbot):
     window.resize(1600, 1000)
     window.show()
     qtbot.waitExposed(window)
-    yield window, Driver(window, qtbot)
+    return window, Driver(window, qtbot)
+
+
+@pytest.fixture
+def starter_table(qtbot):
+    window, ui = _starter_table(qtbot)
+    yield window, ui
     window.close()
 
 
-def test_winter_starters_play_a_whole_game_in_enforce_mode(starter_table):
-    window, ui = starter_table
+@pytest.fixture
+def starter_table_by_hand(qtbot, monkeypatch):
+    """The starters as they were before their ability data (cards/abilities/ccg-winter-starters.yaml): every
+    card with text is played by hand, in French, which is what a CCG card without data still is."""
+    import cards.overlay as overlay
+    import cards.pool as pools
+
+    everything = overlay.load_ability_data
+    monkeypatch.setattr(overlay, "load_ability_data", lambda folder=None: {
+        k: v for k, v in everything(folder).items() if not k.startswith("agotdb_")})
+    pools.clear_caches()
+    window, ui = _starter_table(qtbot)
+    yield window, ui
+    window.close()
+    monkeypatch.undo()
+    pools.clear_caches()
+
+
+def test_winter_starters_play_a_whole_game_in_enforce_mode(starter_table_by_hand):
+    window, ui = starter_table_by_hand
     game, ctl, prompt = ui.game, ui.ctl, window.prompt
     assert game.options.mode == "enforce"
     houses = {p.name: p.house for p in game.state.players}
