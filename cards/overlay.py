@@ -20,7 +20,12 @@ the cards of ``pool``:
   exactly the abilities the data gives for its key, or none: the JSON has no
   abilities of its own, so a newer data file also corrects an older cached import;
 - any other card gets the data's abilities only when it has none of its own
-  (abilities written in a card file always win).
+  (abilities written in a card file always win);
+- a card with no entry of its own (an AGoTDB CCG card, ``agotdb_<UniversalId>``) whose
+  ``printings`` name an LCG printing (``KotSe F4``) is that LCG card: it shares the entry (and
+  partial note) of the LCG key the printing names (``kotse_4``, ``cards.sets.lcg_json_key``),
+  the first of its LCG printings that has one. Never by name: same-name CCG and LCG cards are
+  almost always different cards. An ``agotdb_`` entry of its own wins.
 
 It is called by ``cards.pool`` when a pool is imported or loaded from the LCG
 JSON and when the cached import is read. The abilities are checked by
@@ -36,6 +41,7 @@ from typing import Any
 
 from cards.errors import DataError
 from cards.model import CardDef, CardPool
+from cards.sets import lcg_json_key
 from cards.yamlio import load_yaml_file
 
 ABILITY_DIR = Path(__file__).resolve().parent / "abilities"
@@ -163,6 +169,20 @@ def _replace(pool: CardPool, old: CardDef, new: CardDef) -> None:
             same_title[i] = new
 
 
+def data_key(card: CardDef, data: dict[str, tuple]) -> str | None:
+    """The key of ``card``'s entry in ``data``: its own key, else the first LCG printing's key
+    that has an entry (see the module doc); None when it has none."""
+    if card.key in data:
+        return card.key
+    if is_lcg_json_card(card):
+        return None
+    for printing in card.printings:
+        key = lcg_json_key(printing)
+        if key in data:
+            return key
+    return None
+
+
 def apply_ability_data(pool: CardPool, data: dict[str, tuple] | None = None,
                        partial: dict[str, tuple[str, tuple[int, ...]]] | None = None) -> int:
     """Put the project's abilities on the cards of ``pool`` (see the module doc); returns how many
@@ -174,8 +194,9 @@ def apply_ability_data(pool: CardPool, data: dict[str, tuple] | None = None,
         notes = partial or {}
     given = 0
     for card in list(pool):
-        abilities = data.get(card.key)
-        note, paragraphs = notes.get(card.key, ("", ()))
+        key = data_key(card, data)
+        abilities = data.get(key) if key else None
+        note, paragraphs = notes.get(key, ("", ())) if key else ("", ())
         if is_lcg_json_card(card):
             wanted = abilities or ()
             if tuple(card.abilities) != wanted or (card.partial, card.partial_paragraphs) != (note, paragraphs):

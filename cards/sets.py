@@ -115,6 +115,21 @@ def printing_set(printing: str) -> SetInfo | None:
     return find_set(printing.rsplit(" ", 1)[0]) if " " in printing else None
 
 
+_LCG_JSON_PREFIX = {"CS": "core", "ToC": "atoc"}
+"""The LCG JSON's id prefix where it is not the set code in lower case (``kotse_4``, ``acoa_101``)."""
+
+
+def lcg_json_key(printing: str) -> str | None:
+    """The LCG JSON key of an LCG-era printing with a number (``"KotSe F4"`` -> ``kotse_4``,
+    ``"CS S11"`` -> ``core_11``, ``"ToC-2 F33"`` -> ``atoc_33``: a chapter pack's number counts
+    through its cycle); None for a CCG printing or one without a number."""
+    info = printing_set(printing)
+    m = re.fullmatch(r"[A-Za-z]*(\d+)", printing.rsplit(" ", 1)[-1])
+    if info is None or info.era != "lcg" or m is None:
+        return None
+    return f"{_LCG_JSON_PREFIX.get(info.code, info.code.lower())}_{int(m[1])}"
+
+
 def card_eras(card) -> set[str]:
     """Every era a card was printed in: from its printings, else from its ``set``."""
     eras = {info.era for p in card.printings if (info := printing_set(p)) is not None}

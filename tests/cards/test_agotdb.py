@@ -526,3 +526,67 @@ def test_a_written_database_with_a_title_imports_it_as_a_title_and_a_deck_brings
         parse_deck_text("House: Greyjoy\nCharacters:\n1x Invented Title\n", pool)
     with pytest.raises(DataError, match="a title is brought once"):
         parse_deck_text("House: Greyjoy\nTitles:\n2x Invented Title\n", pool)
+
+
+# --- a CCG card with an LCG printing shares the LCG card's ability data (issue 24) -----------------
+
+SHARED_ROWS = [
+    # printed in Winter Edition and reprinted in Kings of the Sea as F4 (French code RdlM): the LCG card kotse_4
+    {"UniversalId": 100066, "OriginalName": "Invented Reaver Lord", "Name": "Seigneur inventé", "Type": "Personnage",
+     "House": "Greyjoy", "Set": "Hiver(R66, G1) / RdlM(F4)", "Keywords": None, "Text": "Texte inventé."},
+    # the same NAME as the LCG card core_5 below, but no LCG printing: a different card
+    {"UniversalId": 100067, "OriginalName": "Invented Namesake", "Name": "Homonyme inventé", "Type": "Personnage",
+     "House": "Stark", "Set": "Hiver(R67)", "Keywords": None, "Text": "Texte inventé."},
+    # reprinted in the Core Set (S11), with an agotdb_ entry of its own
+    {"UniversalId": 100068, "OriginalName": "Invented Wolf", "Name": "Loup inventé", "Type": "Personnage",
+     "House": "Stark", "Set": "Hiver(R68) / CS(S11)", "Keywords": None, "Text": "Texte inventé."},
+]
+
+
+def _shared_pool(tmp_path):
+    from mdb_writer import agotdb_mdb
+
+    from cards.model import CardDef
+
+    path = tmp_path / "AGoT - FR.mdb"
+    path.write_bytes(agotdb_mdb(SHARED_ROWS))
+    pool, _ = agotdb.import_agotdb(path)
+    pool.add(CardDef(key="core_5", name="Invented Namesake", type="character", strength=1,
+                     source="cards.json#core_5"))
+    return pool
+
+
+def _ability(word):
+    return ({"trigger": "action", "effect": word},)
+
+
+def test_a_ccg_card_with_an_lcg_printing_shares_that_cards_data_never_by_name(tmp_path):
+    from cards.overlay import apply_ability_data
+
+    pool = _shared_pool(tmp_path)
+    assert pool.get("agotdb_100066").printings == ("Winter R66", "Winter G1", "KotSe F4")
+    data = {"kotse_4": _ability("kotse"), "core_5": _ability("namesake"), "core_11": _ability("core"),
+            "agotdb_100068": _ability("own")}
+    notes = {"kotse_4": ("the second paragraph is played by hand", (2,))}
+    assert apply_ability_data(pool, data, notes) == 3  # the reaver lord, the wolf, and core_5 itself
+    lord = pool.get("agotdb_100066")
+    assert lord.abilities == data["kotse_4"]
+    assert (lord.partial, lord.partial_paragraphs) == ("the second paragraph is played by hand", (2,))
+    assert pool.get("agotdb_100067").abilities == ()  # same name as core_5, not the same card
+    assert pool.get("core_5").abilities == data["core_5"]
+    assert pool.get("agotdb_100068").abilities == data["agotdb_100068"]  # its own entry wins over core_11
+
+
+@needs_fr
+def test_real_ccg_cards_sharing_lcg_data(fr_import):
+    from cards.overlay import apply_ability_data, data_key, load_ability_data
+
+    pool, _ = agotdb.import_agotdb(FR_MDB)  # a fresh pool: apply_ability_data changes it
+    data = load_ability_data()
+    shared = {card.key: data_key(card, data) for card in pool if data_key(card, data) not in (None, card.key)}
+    assert len(shared) >= 54  # measured with the LCG data of cards/abilities (issue 24)
+    assert shared["agotdb_100009"] == "core_11"  # Shaggydog: Winter R9 / CS S11
+    assert shared["agotdb_100020"] == "core_26"  # Northern Fiefdoms: Winter C20 / CS S26 / LoW F31
+    apply_ability_data(pool)
+    assert pool.get("agotdb_100009").abilities == data["core_11"]
+    assert all(pool.get(key).abilities for key in shared)
