@@ -590,3 +590,12 @@ def test_real_ccg_cards_sharing_lcg_data(fr_import):
     apply_ability_data(pool)
     assert pool.get("agotdb_100009").abilities == data["core_11"]
     assert all(pool.get(key).abilities for key in shared)
+
+
+@pytest.mark.parametrize("printing, key", [("KotSe F4", "kotse_4"), ("CS S11", "core_11"), ("ToC-2 F33", "atoc_33"),
+                                           ("ACoA-6 F101", "acoa_101"), ("Winter R66", None), ("Winter G1", None),
+                                           ("CS P", None), ("Nowhere F4", None)])
+def test_lcg_json_key_of_a_printing(printing, key):
+    from cards.sets import lcg_json_key
+
+    assert lcg_json_key(printing) == key
