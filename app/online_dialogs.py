@@ -10,8 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGridLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QGridLayout, QHBoxLayout, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QSpinBox,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.dialogs import DEFAULT_NAMES
@@ -189,8 +189,6 @@ class JoinDialog(QDialog):
         form.addRow("Seat", self.seat)
         self.deck = DeckChoice(0, none="The deck the host chose for the seat")
         form.addRow("Deck", self.deck)
-        from PySide6.QtWidgets import QCheckBox
-
         self.watch = QCheckBox("Only watch (a spectator sees what every player sees, no hand)")
         form.addRow("", self.watch)
         box.addLayout(form)

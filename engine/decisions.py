@@ -10,6 +10,7 @@ Card references in answers are card instance ids; players are names.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -287,8 +288,6 @@ def name_problem(name: Any) -> str | None:
         return f"the player's name {shown(name, 30)} is {len(name)} characters long; a name is at most {MAX_NAME}"
     bad = next((ch for ch in name if not ch.isprintable()), None)
     if bad is not None:
-        import unicodedata
-
         what = unicodedata.name(bad, "").lower()
         return (f"the player's name {shown(name, 40)} contains U+{ord(bad):04X}{f' ({what})' if what else ''}, "
                 f"a control or invisible character; use letters, digits, spaces and punctuation")
