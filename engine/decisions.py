@@ -453,7 +453,7 @@ def selection_checker(g, eligible: list, lo: int, hi: int, what: str, rule: str 
         if not isinstance(picks, list):
             raise Refused(f"choose takes a list ({rule})")
         if len(set(map(str, picks))) != len(picks):
-            raise Refused("choose each card only once (CHL-15)")
+            raise Refused(f"choose each card only once ({'CHL-15' if rule == 'CHL-14' else rule})")
         for pick in picks:
             if pick not in allowed:
                 label = g.name(pick) if isinstance(pick, int) and pick in g.state.cards else pick

@@ -205,7 +205,7 @@ class Game:
         if not isinstance(name, str) or name not in self.state.player_names:
             raise Refused(f"{shown(name)} is not a player")
         if self.player(name).eliminated:
-            raise Refused(f"{name} is already out of the game")
+            raise Refused(f"{name} is already out of the game (WIN-07)")
         self.warnings = []
         self.history.append((name, {"concede": True}))
         others = [p.name for p in self.state.players if not p.eliminated and p.name != name]
