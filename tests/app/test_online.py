@@ -4,11 +4,7 @@ path the prompt bar's buttons take), a server killed mid-game and restarted (bot
 their own, nothing lost), "Bob is away" and a resume from "My online games", to game over."""
 from __future__ import annotations
 
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,37 +22,22 @@ from app.window import TableWindow  # noqa: E402
 from tests.app.conftest import Driver  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
 from server.protocol import SeatSpec  # noqa: E402
+from tests.server.server_helpers import ServerProcess  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30_000  # ms: a bound on every wait (a hang fails the test, it never blocks)
 
 
-class Server:
-    """``python -m server`` on a free loopback port, in a subprocess."""
+class Server(ServerProcess):
+    """``python -m server`` (tests/server/server_helpers.py) on a free loopback port picked once, so a restart
+    after a kill -9 comes back on the same address."""
 
     def __init__(self, data: Path):
-        self.data, self.proc = data, None
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+            port = s.getsockname()[1]
+        super().__init__(data, port)
+        self.data = self.data_dir
         self.url = f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), MAESTER_HOME=str(self.data / "home"))
-        self.proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(self.port), "--data",
-                                      str(self.data)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline()
-        assert "listening on port" in line, f"the server did not start: {line!r}"
-
-    def kill9(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
 
 
 @pytest.fixture
