@@ -434,7 +434,8 @@ def _attachments_max(g, cid, want, ctx):
 
 @filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
             "(`{self: true}`: to this card)",
-        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else r.filter(v))))
+        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else
+                                                     "it" if v == {"target": True} else r.filter(v))))
 def _attached_to(g, cid, want, ctx):
     host = g.card(cid).attached_to
     return host is not None and matches(g, host, dict(want), ctx)
@@ -526,3 +527,10 @@ def _strength_max_trigger(g, cid, want, ctx):
 def _most_attachments(g, cid, want, ctx):
     mine = len(g.card(cid).attachments)
     return all(len(g.card(c).attachments) < mine for c in in_play_of_type(g, "character") if c != cid)
+
+
+@filter_key("target", TrueOnly(), "one of this ability's chosen targets (`attached_to: {target: true}`: the "
+                                  "attachments on them)",
+            phrase=lambda v, r: r.post("that is the chosen card"))
+def _target(g, cid, want, ctx):
+    return cid in ctx.targets

@@ -374,3 +374,11 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+CANNOT = CANNOT + ("lose_strength",)
+"""lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
+change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger",
+        "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
@@ -214,4 +214,6 @@ def modify_stats(modify: Any) -> frozenset:
         if key not in MODIFY_STATS:
             return ALL_STATS
         out |= MODIFY_STATS[key]
+    if "lose_strength" in (modify.get("cannot") or ()):  # "its STR cannot be lowered" changes its STR
+        out.add(STRENGTH)
     return frozenset(out)

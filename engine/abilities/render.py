@@ -250,8 +250,9 @@ class Render:
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
-        return {"opponent_house": "your opponent's House card", "your_house": "your House card",
-                "house": "your House card"}.get(where) or self.cards(where)
+        if isinstance(where, str) and where in ("opponent_house", "your_house", "house"):
+            return {"opponent_house": "your opponent's House card"}.get(where, "your House card")
+        return self.cards(where)
 
     # --- pieces of noun phrases, for filter phrases ---
     @staticmethod
@@ -524,7 +525,8 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
-                          "be_saved": "cannot be saved"}.get(c, c))
+                          "be_saved": "cannot be saved",
+                          "lose_strength": "cannot have its STR lowered"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
