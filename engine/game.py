@@ -519,6 +519,7 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
+        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
     def gold_penalty(self, name: str, card_id: int) -> int:

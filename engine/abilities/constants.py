@@ -825,3 +825,9 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
 def allowed_for(g: Game, player: str, what: str) -> bool:
     """A card that ``player`` controls opens this rule for him (``allows``: ``unopposed_by_4``)."""
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
+
+
+def plot_claim_bonus(g: Game) -> int:
+    """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
+    revealed plot's claim value (``plot_claim: N``)."""
+    return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))

@@ -599,19 +599,31 @@ def _deck_of(g, sel, ctx) -> str | None:
     return found[0] if found else None
 
 
-@effect("discard_top", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
-        "discard pile", possible=lambda g, e, ctx: bool(_deck_of(g, e["discard_top"], ctx) and
-                                                        g.player(_deck_of(g, e["discard_top"], ctx)).deck),
-        phrase=lambda v, e, r: f"discard the top card of {r.poss(v)} deck")
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent"), "the top card of that player's deck "
+        "goes to the discard pile; `count: N`: the top N cards (as many as there are); `each_opponent`: of each "
+        "opponent's deck", keys={"count": Int(minimum=1)},
+        possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
+        phrase=lambda v, e, r: (f"discard the top {e['count']} cards of {r.poss(v)} deck" if e.get("count", 1) > 1
+                                else f"discard the top card of {r.poss(v)} deck"))
 def _discard_top(g, e, arg, ctx):
-    who = _deck_of(g, arg, ctx)
-    deck = g.player(who).deck if who else []
-    if not deck:
-        return False
-    cid = deck[0]
-    g.move_to_pile(cid, "discard")
-    g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
-    return True
+    done = False
+    for who in _decks_of(g, arg, ctx):
+        deck = g.player(who).deck
+        for _ in range(int(e.get("count", 1))):
+            if not deck:
+                break
+            cid = deck[0]
+            g.move_to_pile(cid, "discard")
+            g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+def _decks_of(g, sel, ctx) -> list[str]:
+    if sel == "each_opponent":
+        return [n for n in select(g, sel, ctx) if isinstance(n, str) and not g.player(n).eliminated]
+    who = _deck_of(g, sel, ctx)
+    return [who] if who else []
 
 
 @effect("top_to_bottom", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "

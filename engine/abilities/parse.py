@@ -258,6 +258,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
+    if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
+        Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
+        extra["plot_claim"] = int(a["plot_claim"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -272,7 +275,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
+                   plot_claim=extra.get("plot_claim", 0))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -382,3 +386,6 @@ CANNOT = CANNOT + ("lose_strength",)
 """lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
 change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
+                              "(lower when negative; floor 0)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)

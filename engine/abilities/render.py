@@ -638,6 +638,9 @@ def _constant(a: dict, r: Render) -> list[str]:
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
+    if a.get("plot_claim"):
+        n = a["plot_claim"]
+        out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
