@@ -531,7 +531,9 @@ class Game:
         return 0
 
     def doomed_in_dead(self, name: str) -> int:
-        return sum(1 for c in self.player(name).dead if self.defn(c).doomed)
+        """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
+        count (issue 24: Great Pyramid of Meereen)."""
+        return sum(1 for c in self.player(name).dead if self.defn(c).doomed) + triggers.extra_doomed(self, name)
 
     # -- the log -------------------------------------------------------------
     def log(self, text: str) -> None:

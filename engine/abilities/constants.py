@@ -47,6 +47,12 @@ def extra_power_to_win(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
 
 
+def extra_doomed(g: Game, player: str) -> int:
+    """Issue 24 (Great Pyramid of Meereen): the Doomed cards ``player`` is considered to have in his dead pile
+    beyond the real ones, one ``prohibit: {what: extra_doomed, max: N}`` in play after another."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_doomed"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")

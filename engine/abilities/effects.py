@@ -1686,3 +1686,10 @@ def _only_challenges(g, e, arg, ctx):
                                   e.get("until", "round"), ctx.source))
     g.log(f"{g.name(ctx.source)}: {ctx.player} declares attackers and defenders only in {arg} challenges")
     return True
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*EVERY_PLAYER.words, "gate_player")
+"""``by: gate_player``: the player of the gate chooses ("the player who controls that character": Cersei
+Lannister of the CCG, on a ``cancelable`` gate)."""

@@ -389,3 +389,7 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
                               "(lower when negative; floor 0)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)
+PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
+"""extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
+Pyramid of Meereen)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
