@@ -530,6 +530,11 @@ class Game:
             return 2
         return 0
 
+    def extra_limited_allowed(self, name: str, card_id: int) -> bool:
+        """Issue 24: ``name`` may play ``card_id`` as his additional Limited card this round (Arianne's
+        Admirer, Taxation)."""
+        return triggers.extra_limited_allowed(self, name, card_id)
+
     def doomed_in_dead(self, name: str) -> int:
         """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
         count (issue 24: Great Pyramid of Meereen)."""

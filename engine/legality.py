@@ -551,9 +551,9 @@ def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] 
 
 
 def extra_limited_location(g: Game, name: str, card) -> bool:
-    """Issue 24 (Taxation): a card of ``name``'s lets him play one additional Limited location this round."""
-    return (g.defn(card).type == "location" and not g.player(name).extra_limited_played
-            and triggers.allowed_for(g, name, "extra_limited_location"))
+    """Issue 24: a card of ``name``'s lets him play one additional Limited card this round: a location
+    (Taxation), or any card (Arianne's Admirer)."""
+    return triggers.extra_limited_allowed(g, name, card)
 
 
 def only_challenges_problem(g: Game, name: str, ctype: str, what: str) -> str | None:

@@ -837,3 +837,13 @@ def plot_claim_bonus(g: Game) -> int:
     """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
     revealed plot's claim value (``plot_claim: N``)."""
     return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))
+
+
+def extra_limited_allowed(g: Game, player: str, cid: int) -> bool:
+    """Whether ``player`` may still play ``cid`` as his one additional Limited card this round (MAR-11, GEN-01):
+    a card he controls allows it (``allows: [extra_limited]``, any card: Arianne's Admirer; or
+    ``[extra_limited_location]``, a location: Taxation) and he has not played that additional card yet."""
+    if g.player(player).extra_limited_played:
+        return False
+    return allowed_for(g, player, "extra_limited") or (
+        g.defn(cid).type == "location" and allowed_for(g, player, "extra_limited_location"))

@@ -635,6 +635,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "extra_limited" in allows:
+        out.append("you may play 1 additional Limited card each round")
     if isinstance(a.get("not_declared_with"), dict):
         out.append("this card cannot be declared as an attacker or defender together with "
                    + r.filter(a["not_declared_with"]))
