@@ -58,6 +58,10 @@ class Ability:
     """Rules the card opens for every player: "actions_before_reveal"."""
     spend_gold: bool = False
     """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
+    optional_penalty: dict | None = None
+    """Issue 24: {gold: N, card: FILTER}: a gold penalty of N its player may choose to pay as he marshals a card:
+    this card (read while it is in his hand; no ``card``), or, while this card is in play, a card of his that
+    matches ``card`` (Mance Rayder)."""
     plot_claim: int = 0
     """Issue 24 (Halls of the Red Keep): while the constant's condition holds, every revealed plot's claim
     value is this much higher (lower, when negative)."""

@@ -258,6 +258,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
+    if "optional_penalty" in a:  # issue 24 (Veteran Builder, Mance Rayder)
+        OPTIONAL_PENALTY.check(a["optional_penalty"], where.at("optional_penalty", a, "optional_penalty"))
+        extra["optional_penalty"] = dict(a["optional_penalty"])
     if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
         Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
         extra["plot_claim"] = int(a["plot_claim"])
@@ -276,7 +279,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0))
+                   plot_claim=extra.get("plot_claim", 0), optional_penalty=extra.get("optional_penalty"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -394,3 +397,9 @@ PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
 """extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
 Pyramid of Meereen)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+OPTIONAL_PENALTY = Mapping({"gold": Int(minimum=1), "card": FilterSchema()}, required=("gold",),
+                           what="optional_penalty")
+ABILITY_KEYS["optional_penalty"] = ("a constant: {gold: N, card: FILTER}: its player may choose to pay a gold penalty "
+                                    "of N as he marshals this card (read in his hand), or, with card, a card of his "
+                                    "that matches while this one is in play (the marshal answer's penalty: true)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("optional_penalty",)

@@ -642,6 +642,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
+    op = a.get("optional_penalty")
+    if isinstance(op, dict):
+        what = r.filter(op["card"]) if isinstance(op.get("card"), dict) else "this card"
+        out.append(f"you may choose to pay a gold penalty of {op.get('gold')} as you marshal {what}")
     if a.get("plot_claim"):
         n = a["plot_claim"]
         out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
