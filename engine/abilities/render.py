@@ -182,6 +182,8 @@ class Render:
         """``not: FILTER``: "non-Limited", "other than attached character", "that is not ..."."""
         if f in ({"self": True}, {"host": True}):
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
+        if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
+            return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
         pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
         if pieces and all(p.slot in ("pre", "noun") for p in pieces):
             return self.pre("non-" + "-".join(p.text for p in pieces))
