@@ -184,6 +184,8 @@ class Render:
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
         if f == {"trigger": True}:
             return self.post("other than that card")
+        if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
+            return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
         pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
         if pieces and all(p.slot in ("pre", "noun") for p in pieces):
             return self.pre("non-" + "-".join(p.text for p in pieces))
