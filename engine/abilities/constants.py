@@ -720,7 +720,7 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
     out = []
     for src, ab in _keyed_sources(g, "toll"):
         t = ab.toll
-        if on not in t["for"]:
+        if on not in t["for"] or "gold" not in t:  # issue 24: an influence toll is influence_tolls'
             continue
         if on in ("attack", "defend", "trigger"):
             if card is None or g.card(src).attached_to != card:
@@ -735,6 +735,17 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
         if payer is not None and payer != payee:
             out.append((src, payer, payee, int(t["gold"])))
     return out
+
+
+def influence_tolls(g: Game, on: str, cards: list) -> int:
+    """The influence the controller of ``cards`` must kneel to declare them as attackers (``on``: attack) or
+    defenders (defend): the influence tolls of their attachments (Banished, In Chains; GEN-01)."""
+    need = 0
+    for src, ab in _keyed_sources(g, "toll"):
+        t = ab.toll
+        if "influence" in t and on in t["for"] and g.card(src).attached_to in cards:
+            need += int(t["influence"])
+    return need
 
 
 def toll_total(found: list) -> int:

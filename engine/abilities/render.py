@@ -606,7 +606,11 @@ def _constant(a: dict, r: Render) -> list[str]:
                 "stealth_target": "chosen by a character with stealth"}
         out.append("this card cannot be " + join([said.get(c, c) for c in a["cannot_be"]], "or"))
     toll = a.get("toll")
-    if isinstance(toll, dict):
+    if isinstance(toll, dict) and "influence" in toll:  # issue 24: Banished
+        roles = join([{"attack": "an attacker", "defend": "a defender"}[w] for w in toll.get("for", ())], "or")
+        out.append(f"{r.host_noun} cannot be declared as {roles} unless its controller kneels "
+                   f"{toll['influence']} influence")
+    elif isinstance(toll, dict):
         gold = f"{toll['gold']} gold"
         for what in toll.get("for", ()):
             out.append({
