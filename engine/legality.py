@@ -339,7 +339,7 @@ def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
-            and not triggers.cannot_be(g, cid, "attacker"))
+            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack"))
 
 
 def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
@@ -382,6 +382,8 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
+        if g.cannot(cid, "attack"):  # issue 24: Too Blind to See
+            return f"{title} cannot be declared as an attacker (GEN-01)"
     problem = declared_with_problem(g, attackers, "an attacker")
     if problem:
         return problem

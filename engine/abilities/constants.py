@@ -669,7 +669,8 @@ def _declared(g: Game, cid: int, field: str, what: str) -> bool:
 def does_not_kneel(g: Game, cid: int, what: str) -> bool:
     """``no_kneel``: the card does not kneel when declared as an attacker (``attack``) or defender
     (``defend``), while its condition holds, or for the duration of a lasting ``modify`` with ``no_kneel``."""
-    return _declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+    return (_declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+            or any(what in (m.get("no_kneel") or ()) for m in g._constants(cid)))  # issue 24: Clash of Kings
 
 
 def cannot_be(g: Game, cid: int, what: str) -> bool:

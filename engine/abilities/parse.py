@@ -383,3 +383,12 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+
+
+# --- issue 24: "characters you control do not kneel to attack or defend" (Clash of Kings); "cannot attack" ---
+
+CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
+"""no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
+CANNOT = CANNOT + ("attack",)
+"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
