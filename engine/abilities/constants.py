@@ -675,7 +675,8 @@ def _declared(g: Game, cid: int, field: str, what: str) -> bool:
 def does_not_kneel(g: Game, cid: int, what: str) -> bool:
     """``no_kneel``: the card does not kneel when declared as an attacker (``attack``) or defender
     (``defend``), while its condition holds, or for the duration of a lasting ``modify`` with ``no_kneel``."""
-    return _declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+    return (_declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+            or any(what in (m.get("no_kneel") or ()) for m in g._constants(cid)))  # issue 24: Clash of Kings
 
 
 def cannot_be(g: Game, cid: int, what: str) -> bool:
@@ -726,7 +727,7 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
     out = []
     for src, ab in _keyed_sources(g, "toll"):
         t = ab.toll
-        if on not in t["for"]:
+        if on not in t["for"] or "gold" not in t:  # issue 24: an influence toll is influence_tolls'
             continue
         if on in ("attack", "defend", "trigger"):
             if card is None or g.card(src).attached_to != card:
@@ -741,6 +742,17 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
         if payer is not None and payer != payee:
             out.append((src, payer, payee, int(t["gold"])))
     return out
+
+
+def influence_tolls(g: Game, on: str, cards: list) -> int:
+    """The influence the controller of ``cards`` must kneel to declare them as attackers (``on``: attack) or
+    defenders (defend): the influence tolls of their attachments (Banished, In Chains; GEN-01)."""
+    need = 0
+    for src, ab in _keyed_sources(g, "toll"):
+        t = ab.toll
+        if "influence" in t and on in t["for"] and g.card(src).attached_to in cards:
+            need += int(t["influence"])
+    return need
 
 
 def toll_total(found: list) -> int:

@@ -273,13 +273,13 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
-        "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved]`: for the duration the card cannot be killed, be discarded from play, be "
+        "declared as a defender, stand, be declared as an attacker or be saved, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved")),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -1693,3 +1693,71 @@ def _only_challenges(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["by"] = Words(*EVERY_PLAYER.words, "gate_player")
 """``by: gate_player``: the player of the gate chooses ("the player who controls that character": Cersei
 Lannister of the CCG, on a ``cancelable`` gate)."""
+# --- issue 24: "unless that player kneels X influence" (Standard of the Kraken, Banished) ---
+
+def influence_givers(g: Game, player: str, exclude=()) -> list[int]:
+    """The standing cards ``player`` controls that can kneel to pay influence (COS-01, COS-05): his cards in
+    play and his House card, less ``exclude``."""
+    cards = list(g.in_play_cards(player)) + [g.player(player).house_card]
+    return [c for c in cards if c is not None and c not in exclude and not g.card(c).kneeling
+            and g.bonus(c, "influence") > 0]
+
+
+def kneel_influence(g: Game, player: str, need: int, exclude=(), why: str = ""):
+    """``player`` kneels standing cards of his whose influence adds up to ``need`` or more (COS-01), choosing
+    them one at a time when there is a choice (each pick is legal, so any answer works); the caller checked
+    that he has enough. Paying influence is a cost, not a kneel effect (COS-03). Returns the knelt cards."""
+    givers = influence_givers(g, player, exclude)
+    knelt: list[int] = []
+    total = 0
+    while total < need:
+        left = [c for c in givers if c not in knelt]
+        if not left:
+            break
+        rest = need - total
+        values = [g.bonus(c, "influence") for c in left]
+        if len(left) == 1 or sum(values) - min(values) < rest:  # every card left is needed: no choice
+            pick = left[0]
+        else:
+            answer = yield from g.ask(_choice(g, player, f"{why}: choose a card to kneel for influence "
+                                                         f"({rest} more needed)", left, 1, 1, "a card with influence"))
+            pick = answer["choose"][0]
+        knelt.append(pick)
+        total += g.bonus(pick, "influence")
+    for c in knelt:
+        g.card(c).kneeling = True
+    if knelt:
+        g.log(f"{player} kneels {', '.join(g.name(c) for c in knelt)} for {need} influence ({why})")
+    return knelt
+
+
+def _unless_influence(g: Game, e: dict, arg: Any, ctx: Ctx):
+    need = int(arg) * (_reduce_count(g, e["for_each"], ctx) if e.get("for_each") else 1)
+    title = g.name(ctx.source)
+    for who in select(g, e.get("player", "opponent"), ctx):
+        if who == ctx.player or g.player(who).eliminated:
+            continue
+        have = sum(g.bonus(c, "influence") for c in influence_givers(g, who))
+        if have < need:
+            g.log(f"{who} cannot kneel {need} influence to prevent {title}'s effect (has {have} standing)")
+            continue
+        d = _choice(g, who, f"{title}: kneel {need} influence to prevent its effect, or allow it",
+                    ["kneel_influence", "allow"], 1, 1, "kneel_influence or allow")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "kneel_influence":
+            yield from kneel_influence(g, who, need, (), f"to prevent {title}'s effect")
+            return False
+        g.log(f"{who} does not prevent {title}'s effect")
+    return True
+
+
+effect("unless_influence", Int(minimum=1), "each player named here (default opponent; `target_controller`: the "
+       "chosen card's controller), in turn, may kneel N influence (COS-01; N times the count of `for_each`, as in "
+       "`reduce`) to prevent the effect (`choose: [kneel_influence]`, then the cards one at a time when there is a "
+       "choice, or `[allow]`; not asked when he has too little standing influence); it resolves only if nobody "
+       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`",
+       keys={"player": Words("opponent", "each_opponent", "target", "target_controller"),
+             "for_each": Either(Words("host_attachments"), FilterSchema({"from": FROM}),
+                                form="FILTER | host_attachments")}, asks=True,
+       phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
+                               + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)

@@ -252,6 +252,13 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if key in a:
             schema.check(a[key], where.at(key, a, key))
             extra[key] = tuple(a[key]) if key == "allows" else dict(a[key])
+    if "toll" in a:  # issue 24: gold, or influence to kneel (to declare the host only)
+        toll, at = a["toll"], where.at("toll", a, "toll")
+        if ("gold" in toll) == ("influence" in toll):
+            raise at.error("a toll needs 'gold: N' or 'influence: N' (one of them)")
+        if "influence" in toll and (set(toll["for"]) - {"attack", "defend"} or "to" in toll):
+            raise at.error("an influence toll is for [attack, defend] only, and takes no 'to'",
+                           "the host's controller kneels the influence himself")
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
@@ -334,19 +341,21 @@ LIMIT.keys["shared"] = Text("NAME")
 """``limit: {times, per, shared: NAME}``: every ability of the player with the same shared name counts
 against one limit ("Limit 1 Limited Response per round": ``shared: limited_response``)."""
 TOLL_ON = ("attack", "defend", "trigger", "challenge", "event")
-TOLL = Mapping({"gold": Int(minimum=1), "for": ListOf(Words(*TOLL_ON)),
+TOLL = Mapping({"gold": Int(minimum=1), "influence": Int(minimum=1), "for": ListOf(Words(*TOLL_ON)),
                 "type": Words("military", "intrigue", "power"), "to": Words("you", "defender", "opponent")},
-               required=("gold", "for"), what="toll")
+               required=("for",), what="toll")
 """A constant gold toll (GEN-01), ``for`` (not ``on``, which YAML reads as true): ``attack``/``defend``/``trigger``: the host's controller gives this card's
 controller N gold to declare the host as an attacker / defender or to trigger one of its abilities (Motley);
 ``challenge``: the attacker gives the defender N gold to initiate a challenge (of ``type``); ``event``: a player
-gives an opponent of his choice N gold to play an event."""
+gives an opponent of his choice N gold to play an event. ``influence: N`` instead of ``gold`` (issue 24, for
+``attack``/``defend`` only): the host's controller kneels N influence to declare it (Banished, In Chains)."""
 UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
 ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
-                        "gold given to another player to declare, trigger, initiate or play (GEN-01)")
+                        "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
+                        "{influence: N, for: [attack, defend]}: influence the host's controller kneels to declare it")
 ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent | any, source: [event, character, "
                                 "...]}: those players may not choose this card as a target of those sources")
 ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every player: an action window between choosing "
@@ -393,3 +402,10 @@ PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
 """extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
 Pyramid of Meereen)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+# --- issue 24: "characters you control do not kneel to attack or defend" (Clash of Kings); "cannot attack" ---
+
+CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
+"""no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
+CANNOT = CANNOT + ("attack",)
+"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

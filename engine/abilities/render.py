@@ -527,7 +527,7 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
-                          "be_saved": "cannot be saved",
+                          "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
                           "lose_strength": "cannot have its STR lowered"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
@@ -614,7 +614,11 @@ def _constant(a: dict, r: Render) -> list[str]:
                 "stealth_target": "chosen by a character with stealth"}
         out.append("this card cannot be " + join([said.get(c, c) for c in a["cannot_be"]], "or"))
     toll = a.get("toll")
-    if isinstance(toll, dict):
+    if isinstance(toll, dict) and "influence" in toll:  # issue 24: Banished
+        roles = join([{"attack": "an attacker", "defend": "a defender"}[w] for w in toll.get("for", ())], "or")
+        out.append(f"{r.host_noun} cannot be declared as {roles} unless its controller kneels "
+                   f"{toll['influence']} influence")
+    elif isinstance(toll, dict):
         gold = f"{toll['gold']} gold"
         for what in toll.get("for", ()):
             out.append({
