@@ -38,8 +38,11 @@ def _challenge_type(g, want, ctx):
     return not (ch is None or ch.ended or ch.type != want)
 
 
-COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},
-                       form="{FILTER..., count_min: N, count_max: N, from: PILE}")
+# A counted condition may also count the revealed plots (``from: revealed_plots``: "while a Battle plot is
+# revealed"; issue 24, Five Kings Edition).
+COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(),
+                        "from": Words(*FROM.words, "revealed_plots")},
+                       form="{FILTER..., count_min: N, count_max: N, from: PILE | revealed_plots}")
 
 
 def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
@@ -60,7 +63,8 @@ def _you_control(g, want, ctx):
 
 
 @condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")",
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\"; "
+           "`from: revealed_plots`: among the players' revealed plots, \"while a Battle plot is revealed\")",
         phrase=lambda v, r: "there is " + r.counted(v) + ("" if v.get("from") else " in play"))
 def _in_play(g, want, ctx):
     return _counted(g, want, ctx, any_player=True)

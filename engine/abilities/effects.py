@@ -759,9 +759,11 @@ def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, 
 
 
 @effect("plot_claim", AMOUNT, "changes the claim value of the players' revealed plots by N (x: the X paid; "
-        "minus_x: lowered by X), floor 0, until the end of the challenge (default)",
+        "minus_x: lowered by X), floor 0, until the end of the challenge (default); `trait: TRAIT`: only "
+        "the revealed plots with that trait (\"all Battle plots\")",
         keys={"player": EVERY_PLAYER, "house": Words(*("stark", "lannister", "baratheon", "greyjoy",
-                                                     "targaryen", "martell")), "until": UNTIL},
+                                                     "targaryen", "martell")), "until": UNTIL,
+              "trait": Text("TRAIT")},
         phrase=lambda v, e, r: r.plot_claim(v, e))
 def _plot_claim(g, e, arg, ctx):
     n = _amount(arg, ctx)
@@ -769,6 +771,8 @@ def _plot_claim(g, e, arg, ctx):
     for who in select(g, e.get("player", "opponent"), ctx):
         p = g.player(who)
         if p.revealed_plot is None or e.get("house") and p.house != e["house"]:
+            continue
+        if e.get("trait") and not g.has_trait(p.revealed_plot, e["trait"]):  # issue 24: "all Battle plots"
             continue
         g.state.effects.append(Effect(p.revealed_plot, "claim", n, e.get("until", "challenge"), ctx.source))
         g.log(f"{g.name(ctx.source)}: the claim of {who}'s {g.name(p.revealed_plot)} {n:+d}")

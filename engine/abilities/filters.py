@@ -369,7 +369,11 @@ def iter_candidates(g: Game, f: dict, ctx: Ctx):
 
 def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     where = f.get("from", "in_play")
-    if where == "in_play":
+    if where == "revealed_plots":  # issue 24: a counted condition's "a Battle plot is revealed"
+        mine = not any_player and f.get("owner", "you") == "you" and f.get("controller", "you") == "you"
+        players = [g.player(ctx.player)] if mine else g.state.players
+        pool = [p.revealed_plot for p in players if p.revealed_plot is not None]
+    elif where == "in_play":
         name, want = f.get("name"), f.get("type")
         if isinstance(name, str):
             pool = in_play_named(g, name)

@@ -202,6 +202,8 @@ class Render:
         how = "raise" if v == "x" or isinstance(v, int) and v >= 0 else "lower"
         by = "X" if v in ("x", "minus_x") else str(abs(v))
         only = f" (House {cap(e['house'])} only)" if e.get("house") else ""
+        if e.get("trait"):
+            only += f" if it is {article(e['trait'])} plot"
         return (f"{how} the claim value on {self.poss(e.get('player', 'opponent'))} revealed plot{only} by {by} "
                 + self.until(e.get("until"), "challenge"))
 
@@ -398,7 +400,9 @@ class Render:
         if plural:
             noun = join([PLURALS.get(t, t + "s") for t in words_of(f.get("type", "card"))], "or")
         pile = f.get("from")
-        if pile and pile != "in_play" and not bare:
+        if pile == "revealed_plots" and not bare:
+            post.append("revealed")
+        elif pile and pile != "in_play" and not bare:
             whose = ("any player's" if "any" in (f.get("controller"), f.get("owner")) else
                      "an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
                      "your" if "you" in (f.get("controller"), f.get("owner")) or pile in ("hand", "deck") else "a")
