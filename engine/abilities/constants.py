@@ -47,6 +47,12 @@ def extra_power_to_win(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
 
 
+def claim_bonus(g: Game, player: str) -> int:
+    """Issue 24 (Ser Davos Seaworth): how much ``prohibit: {what: claim_bonus, max: N}`` constants in play raise
+    the claim of ``player``'s revealed plot (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "claim_bonus"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")

@@ -128,9 +128,12 @@ def _stand(g, e, arg, ctx):
         keys={"amount": Int(minimum=1)},
         phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
                                 if v in ("house", "your_house")
-                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power")))
+                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power"))
+        + r.for_each(e.get("for_each")))
 def _claim_power(g, e, arg, ctx):
     n = _amount(e.get("amount", 1), ctx)
+    if "for_each" in e:
+        n *= _reduce_count(g, e["for_each"], ctx)
     if n <= 0:
         return False
     title = g.name(ctx.source)
@@ -1618,6 +1621,10 @@ REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
 REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
 REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
+# Issue 24 (True King's Bannerman): "X power, X the number of ..." counted as the effect resolves.
+REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
+                                          "(in play, or in your pile that `from:` names), counted as it resolves")
 
 def _reduce_count(g, for_each, ctx) -> int:
     if for_each == "host_attachments":

@@ -459,6 +459,14 @@ def _attacking_alone(g, cid, want, ctx):
     return ch is not None and list(ch.attackers) == [cid]
 
 
+@filter_key("participating_alone", TrueOnly(), "the only attacker or the only defender of the current (or just "
+                                             "resolved) challenge (\"participated alone\")",
+        phrase=lambda v, r: r.pre("participating alone"))
+def _participating_alone(g, cid, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and (list(ch.attackers) == [cid] or list(ch.defenders) == [cid])
+
+
 def strength_changed(g: Game, cid: int) -> bool:
     """A lasting effect changed the card's STR in this phase, or its current STR is not its printed STR."""
     if g.state.counters.get(f"str_changed:{cid}") == g.state.phase_serial:

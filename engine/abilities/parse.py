@@ -366,6 +366,10 @@ PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_t
 player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["printed_strength"] = Int()
+# Issue 24 (Five Kings Edition, Ser Davos Seaworth): claim_bonus: the claim of the players' revealed plots
+# is N higher (max: N) while the constant holds.
+PROHIBITIONS = PROHIBITIONS + ("claim_bonus",)
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 """printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers
 still add to it (Under the Guild's Sway)."""
 CANNOT = CANNOT + ("be_saved",)
