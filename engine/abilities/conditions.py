@@ -38,11 +38,8 @@ def _challenge_type(g, want, ctx):
     return not (ch is None or ch.ended or ch.type != want)
 
 
-# A counted condition may also count the revealed plots (``from: revealed_plots``: "while a Battle plot is
-# revealed"; issue 24, Five Kings Edition).
-COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(),
-                        "from": Words(*FROM.words, "revealed_plots")},
-                       form="{FILTER..., count_min: N, count_max: N, from: PILE | revealed_plots}")
+COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},
+                       form="{FILTER..., count_min: N, count_max: N, from: PILE}")
 
 
 def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
@@ -63,8 +60,7 @@ def _you_control(g, want, ctx):
 
 
 @condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\"; "
-           "`from: revealed_plots`: among the players' revealed plots, \"while a Battle plot is revealed\")",
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")",
         phrase=lambda v, r: "there is " + r.counted(v) + ("" if v.get("from") else " in play"))
 def _in_play(g, want, ctx):
     return _counted(g, want, ctx, any_player=True)
@@ -202,3 +198,13 @@ def _controls_most(g, want, ctx):
             counts[g.card(c).controller] += 1
     wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
     return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@condition("revealed_plot", FilterSchema(), "a revealed plot, any player's, matches the filter (\"while a revealed "
+                                            "plot has the Military Battle trait\")",
+           phrase=lambda v, r: "there is " + r.filter({"type": "plot", **v}) + " revealed")
+def _revealed_plot(g, want, ctx):
+    return any(p.revealed_plot is not None and matches(g, p.revealed_plot, want, ctx)
+               for p in g.state.players if not p.eliminated)

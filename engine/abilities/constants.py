@@ -47,10 +47,10 @@ def extra_power_to_win(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
 
 
-def claim_bonus(g: Game, player: str) -> int:
-    """Issue 24 (Ser Davos Seaworth): how much ``prohibit: {what: claim_bonus, max: N}`` constants in play raise
-    the claim of ``player``'s revealed plot (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "claim_bonus"))
+def extra_claim(g: Game, player: str) -> int:
+    """Issue 24 (Dragonstone): how much higher the claim of ``player``'s revealed plot is, one ``prohibit:
+    {what: extra_claim, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
 def prohibitions(g: Game, player: str, what: str):

@@ -151,6 +151,8 @@ POWER_FROM = card_selector("opponent_house", "your_house")
 
 
 def _power(g, name, e, arg, ctx):
+    if arg == "all":  # issue 24: every power token of every card the selector picks (Robert Baratheon)
+        return _all_power(g, name, e, ctx)
     n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
     if src in ("opponent_house",):
@@ -175,8 +177,40 @@ def _power(g, name, e, arg, ctx):
     return n > 0
 
 
-@effect("move_power", Int(minimum=1), "moves N power (moving is not claiming, ZON-08); from defaults to "
-        "opponent_house, to to your_house",
+def _power_holders(g, src, ctx) -> list[int]:
+    if src == "opponent_house":
+        return [g.player(select(g, "opponent", ctx)[0]).house_card]
+    if src == "your_house":
+        return [g.player(ctx.player).house_card]
+    return list(select(g, src, ctx))
+
+
+def _all_power(g, name, e, ctx):
+    holders = [h for h in _power_holders(g, e.get("from", "opponent_house"), ctx) if h is not None]
+    target = None
+    if name == "move_power":
+        dst = e.get("to", "your_house")
+        target = g.player(ctx.player).house_card if dst == "your_house" else (select(g, dst, ctx) or [None])[0]
+    moved = 0
+    for holder in holders:
+        n = g.card(holder).power
+        if holder == target or n <= 0:
+            continue
+        g.card(holder).power -= n
+        if target is not None:
+            g.card(target).power += n
+        moved += n
+        g.log(f"{g.name(ctx.source)}: {n} power {'moved' if name == 'move_power' else 'discarded'} from "
+              f"{g.name(holder)}")
+    g.check_victory()
+    return moved > 0
+
+
+POWER_AMOUNT = Either(Int(minimum=1), Words("all"), form="N | all")
+
+
+@effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
+        "opponent_house, to to your_house; `all`: all the power of every card `from` picks",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
         phrase=lambda v, e, r: (f"move {v} power from {r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
@@ -184,7 +218,8 @@ def _move_power(g, e, arg, ctx):
     return _power(g, "move_power", e, arg, ctx)
 
 
-@effect("discard_power", Int(minimum=1), "discards N power from a House card or a card",
+@effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
+        "every card `from` picks",
         keys={"from": POWER_FROM},
         phrase=lambda v, e, r: f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}")
 def _discard_power(g, e, arg, ctx):
@@ -1193,13 +1228,23 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it)",
-        phrase=lambda v, e, r: "reveal the top card of your deck and put it into your hand")
+        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
+        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard")},
+        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
+                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
+                                + (", else discard it" if e.get("otherwise") else "")))
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
         return False
     cid = deck[0]
+    if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        if e.get("otherwise") == "discard":
+            g.move_to_pile(cid, "discard")
+            g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        return False
     g.move_to_pile(cid, "hand")
     g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
           f"({g.name(ctx.source)})")

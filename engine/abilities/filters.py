@@ -369,11 +369,7 @@ def iter_candidates(g: Game, f: dict, ctx: Ctx):
 
 def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     where = f.get("from", "in_play")
-    if where == "revealed_plots":  # issue 24: a counted condition's "a Battle plot is revealed"
-        mine = not any_player and f.get("owner", "you") == "you" and f.get("controller", "you") == "you"
-        players = [g.player(ctx.player)] if mine else g.state.players
-        pool = [p.revealed_plot for p in players if p.revealed_plot is not None]
-    elif where == "in_play":
+    if where == "in_play":
         name, want = f.get("name"), f.get("type")
         if isinstance(name, str):
             pool = in_play_named(g, name)
@@ -438,7 +434,8 @@ def _attachments_max(g, cid, want, ctx):
 
 @filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
             "(`{self: true}`: to this card)",
-        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else r.filter(v))))
+        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else
+                                                     "it" if v == {"target": True} else r.filter(v))))
 def _attached_to(g, cid, want, ctx):
     host = g.card(cid).attached_to
     return host is not None and matches(g, host, dict(want), ctx)
@@ -512,3 +509,12 @@ def _named(g, cid, want, ctx):
 def _doomed(g, cid, want, ctx):
     doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
     return doomed == bool(want)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+@filter_key("target", TrueOnly(), "one of this ability's chosen targets (`attached_to: {target: true}`: the "
+                                  "attachments on them)",
+            phrase=lambda v, r: r.post("that is the chosen card"))
+def _target(g, cid, want, ctx):
+    return cid in ctx.targets

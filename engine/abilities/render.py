@@ -400,9 +400,7 @@ class Render:
         if plural:
             noun = join([PLURALS.get(t, t + "s") for t in words_of(f.get("type", "card"))], "or")
         pile = f.get("from")
-        if pile == "revealed_plots" and not bare:
-            post.append("revealed")
-        elif pile and pile != "in_play" and not bare:
+        if pile and pile != "in_play" and not bare:
             whose = ("any player's" if "any" in (f.get("controller"), f.get("owner")) else
                      "an opponent's" if "opponent" in (f.get("controller"), f.get("owner")) else
                      "your" if "you" in (f.get("controller"), f.get("owner")) or pile in ("hand", "deck") else "a")
@@ -589,7 +587,7 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
-            "claim_bonus": f"the claim value on {r.poss(who)} revealed plot is raised by {p.get('max', 0)}",
+            "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
