@@ -51,6 +51,10 @@ def extra_doomed(g: Game, player: str) -> int:
     """Issue 24 (Great Pyramid of Meereen): the Doomed cards ``player`` is considered to have in his dead pile
     beyond the real ones, one ``prohibit: {what: extra_doomed, max: N}`` in play after another."""
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_doomed"))
+def extra_claim(g: Game, player: str) -> int:
+    """Issue 24 (Dragonstone): how much higher the claim of ``player``'s revealed plot is, one ``prohibit:
+    {what: extra_claim, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
 def prohibitions(g: Game, player: str, what: str):

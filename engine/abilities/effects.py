@@ -128,9 +128,12 @@ def _stand(g, e, arg, ctx):
         keys={"amount": Int(minimum=1)},
         phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
                                 if v in ("house", "your_house")
-                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power")))
+                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power"))
+        + r.for_each(e.get("for_each")))
 def _claim_power(g, e, arg, ctx):
     n = _amount(e.get("amount", 1), ctx)
+    if "for_each" in e:
+        n *= _reduce_count(g, e["for_each"], ctx)
     if n <= 0:
         return False
     title = g.name(ctx.source)
@@ -806,9 +809,11 @@ def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, 
 
 
 @effect("plot_claim", AMOUNT, "changes the claim value of the players' revealed plots by N (x: the X paid; "
-        "minus_x: lowered by X), floor 0, until the end of the challenge (default)",
+        "minus_x: lowered by X), floor 0, until the end of the challenge (default); `trait: TRAIT`: only "
+        "the revealed plots with that trait (\"all Battle plots\")",
         keys={"player": EVERY_PLAYER, "house": Words(*("stark", "lannister", "baratheon", "greyjoy",
-                                                     "targaryen", "martell")), "until": UNTIL},
+                                                     "targaryen", "martell")), "until": UNTIL,
+              "trait": Text("TRAIT")},
         phrase=lambda v, e, r: r.plot_claim(v, e))
 def _plot_claim(g, e, arg, ctx):
     n = _amount(arg, ctx)
@@ -816,6 +821,8 @@ def _plot_claim(g, e, arg, ctx):
     for who in select(g, e.get("player", "opponent"), ctx):
         p = g.player(who)
         if p.revealed_plot is None or e.get("house") and p.house != e["house"]:
+            continue
+        if e.get("trait") and not g.has_trait(p.revealed_plot, e["trait"]):  # issue 24: "all Battle plots"
             continue
         g.state.effects.append(Effect(p.revealed_plot, "claim", n, e.get("until", "challenge"), ctx.source))
         g.log(f"{g.name(ctx.source)}: the claim of {who}'s {g.name(p.revealed_plot)} {n:+d}")
@@ -1233,13 +1240,23 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it)",
-        phrase=lambda v, e, r: "reveal the top card of your deck and put it into your hand")
+        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
+        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard")},
+        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
+                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
+                                + (", else discard it" if e.get("otherwise") else "")))
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
         return False
     cid = deck[0]
+    if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        if e.get("otherwise") == "discard":
+            g.move_to_pile(cid, "discard")
+            g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        return False
     g.move_to_pile(cid, "hand")
     g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
           f"({g.name(ctx.source)})")
@@ -1661,6 +1678,10 @@ REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
 REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
 REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
+# Issue 24 (True King's Bannerman): "X power, X the number of ..." counted as the effect resolves.
+REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
+                                          "(in play, or in your pile that `from:` names), counted as it resolves")
 
 def _reduce_count(g, for_each, ctx) -> int:
     if for_each == "host_attachments":

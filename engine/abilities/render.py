@@ -206,6 +206,8 @@ class Render:
         how = "raise" if v == "x" or isinstance(v, int) and v >= 0 else "lower"
         by = "X" if v in ("x", "minus_x") else str(abs(v))
         only = f" (House {cap(e['house'])} only)" if e.get("house") else ""
+        if e.get("trait"):
+            only += f" if it is {article(e['trait'])} plot"
         return (f"{how} the claim value on {self.poss(e.get('player', 'opponent'))} revealed plot{only} by {by} "
                 + self.until(e.get("until"), "challenge"))
 
@@ -593,6 +595,7 @@ def _constant(a: dict, r: Render) -> list[str]:
                                   "to win the game",
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
+            "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
