@@ -182,6 +182,11 @@ class Render:
         """``not: FILTER``: "non-Limited", "other than attached character", "that is not ..."."""
         if f in ({"self": True}, {"host": True}):
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
+        if set(f) == {"any_of"}:  # "that is neither an Army card nor attached character"
+            said = [self.host_noun if g == {"host": True} else "this card" if g == {"self": True}
+                    else self.filter(g) for g in f["any_of"]]
+            return self.post("that is neither " + join(said, "nor") if len(said) == 2
+                             else "that is none of " + join(said, "or"))
         pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
         if pieces and all(p.slot in ("pre", "noun") for p in pieces):
             return self.pre("non-" + "-".join(p.text for p in pieces))
