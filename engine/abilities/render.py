@@ -727,6 +727,12 @@ def paragraph(a: dict, card: Any = None) -> str:
     return " ".join([text] + extra)
 
 
+def _keyword_traits(keyword: str) -> str:
+    """"no attachments except weapon or boon" -> "no attachments except Weapon or Boon"."""
+    head, sep, traits = keyword.partition(" except ")
+    return head + sep + " or ".join(cap(t) for t in traits.split(" or ")) if sep else keyword
+
+
 def missing_phrases() -> list[str]:
     """The registered words that have no phrase ("category name"): each word must render itself."""
     return [f"{c} {n}" for c, words in REGISTRY.items() for n, w in words.items() if not callable(w.phrase)]
@@ -746,7 +752,7 @@ def card_text(card: Any) -> str:
     elif not needs_no_abilities(getattr(card, "text", "")):
         return ""
     lines = []
-    keywords = [cap(k) for k in getattr(card, "keywords", ()) or ()]
+    keywords = [cap(_keyword_traits(k)) for k in getattr(card, "keywords", ()) or ()]
     if keywords:
         lines.append(". ".join(keywords) + ".")
     houses = getattr(card, "deck_houses", ()) or ()
