@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
@@ -693,9 +694,11 @@ def cannot_be(g: Game, cid: int, what: str) -> bool:
 
 def weapon_only_problem(g: Game, attachment: int, host: int) -> str | None:
     """KW-08, KW-10: a card with "No attachments except Weapon" takes only attachments with the Weapon
-    trait (duplicates are not attachments)."""
-    if g.has_keyword(host, "no attachments except weapon") and not g.has_trait(attachment, "Weapon"):
-        return f"{g.name(host)} takes only Weapon attachments (KW-08)"
+    trait (duplicates are not attachments); likewise "... except Boon", "... except Weapon or Boon",
+    "... except Weapon or Armor" (issue 24: the CCG's Five Kings Edition) with those traits."""
+    for keyword, traits in ATTACHMENTS_EXCEPT.items():
+        if g.has_keyword(host, keyword) and not any(g.has_trait(attachment, t) for t in traits):
+            return f"{g.name(host)} takes only {' or '.join(traits)} attachments (KW-08)"
 
 
 # --- core-d additions ---

@@ -1140,8 +1140,9 @@ def _shuffle_into_deck(g, e, arg, ctx):
 
 @effect("not_counted", card_selector(), "until then (default the challenge), the cards' STR does not count "
         "towards their side's total in the challenge (CHL-12)", keys={"until": UNTIL},
-        phrase=lambda v, e, r: (r.cap(r.poss(v)) + " STR does not count toward the challenge "
-                                + r.until(e.get("until"), "challenge")))
+        phrase=lambda v, e, r: (("have the STR of " + r.cards(v) + " not count" if r.imperative  # after a cost
+                                 else r.cap(r.poss(v)) + " STR does not count")
+                                + " toward the challenge " + r.until(e.get("until"), "challenge")))
 def _not_counted(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):

@@ -186,6 +186,11 @@ class Render:
             return self.post("other than that card")
         if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
             return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
+        if set(f) == {"any_of"}:  # "that is neither an Army card nor attached character"
+            said = [self.host_noun if g == {"host": True} else "this card" if g == {"self": True}
+                    else self.filter(g) for g in f["any_of"]]
+            return self.post("that is neither " + join(said, "nor") if len(said) == 2
+                             else "that is none of " + join(said, "or"))
         pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
         if pieces and all(p.slot in ("pre", "noun") for p in pieces):
             return self.pre("non-" + "-".join(p.text for p in pieces))
@@ -740,6 +745,12 @@ def paragraph(a: dict, card: Any = None) -> str:
     return " ".join([text] + extra)
 
 
+def _keyword_traits(keyword: str) -> str:
+    """"no attachments except weapon or boon" -> "no attachments except Weapon or Boon"."""
+    head, sep, traits = keyword.partition(" except ")
+    return head + sep + " or ".join(cap(t) for t in traits.split(" or ")) if sep else keyword
+
+
 def missing_phrases() -> list[str]:
     """The registered words that have no phrase ("category name"): each word must render itself."""
     return [f"{c} {n}" for c, words in REGISTRY.items() for n, w in words.items() if not callable(w.phrase)]
@@ -759,7 +770,7 @@ def card_text(card: Any) -> str:
     elif not needs_no_abilities(getattr(card, "text", "")):
         return ""
     lines = []
-    keywords = [cap(k) for k in getattr(card, "keywords", ()) or ()]
+    keywords = [cap(_keyword_traits(k)) for k in getattr(card, "keywords", ()) or ()]
     if keywords:
         lines.append(". ".join(keywords) + ".")
     houses = getattr(card, "deck_houses", ()) or ()
