@@ -516,6 +516,7 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
+        changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
     def gold_penalty(self, name: str, card_id: int) -> int:

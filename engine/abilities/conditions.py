@@ -198,3 +198,13 @@ def _controls_most(g, want, ctx):
             counts[g.card(c).controller] += 1
     wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
     return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@condition("revealed_plot", FilterSchema(), "a revealed plot, any player's, matches the filter (\"while a revealed "
+                                            "plot has the Military Battle trait\")",
+           phrase=lambda v, r: "there is " + r.filter({"type": "plot", **v}) + " revealed")
+def _revealed_plot(g, want, ctx):
+    return any(p.revealed_plot is not None and matches(g, p.revealed_plot, want, ctx)
+               for p in g.state.players if not p.eliminated)

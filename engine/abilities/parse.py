@@ -361,9 +361,10 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win")
+PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win", "extra_claim")
 """draw_phase: the player draws no cards in the draw phase ("skip your draw phase"); triggered_effects: the
-player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
+player can neither trigger actions and responses of cards nor play events with them (EFF-01); extra_claim: the
+claim of the player's revealed plot is ``max`` higher (Dragonstone of the Five Kings Edition, with ``if``)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["printed_strength"] = Int()
 """printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers

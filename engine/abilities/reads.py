@@ -54,7 +54,7 @@ CONDITION_READS: dict[str, frozenset] = {
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
 FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
-                     "defender_controls": frozenset({CHALLENGE})}
+                     "revealed_plot": _NONE, "defender_controls": frozenset({CHALLENGE})}
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
 

@@ -585,6 +585,7 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
+            "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
