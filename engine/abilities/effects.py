@@ -874,12 +874,12 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             ctx.unchosen += [c for c in cands if c not in picks]
 
 
-@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you) each choose "
-        "`count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
+@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you; `gate_player`: the "
+        "player of the gate) each choose `count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
         "chooser's (`controller: you` = the chooser's own; `among: each_player`: one choice among each player's "
         "cards). Later effects act on `chosen` and `unchosen`",
-        keys={"by": EVERY_PLAYER, "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
-              "among": Words("own", "each_player")}, prepare=_prepare_chooses,
+        keys={"by": Words(*EVERY_PLAYER.words, "gate_player"), "count": Int(minimum=1), "up_to": TrueOnly(),
+              "keep": Int(), "among": Words("own", "each_player")}, prepare=_prepare_chooses,
         phrase=lambda v, e, r: r.chooses(v, e))
 def _chooses(g, e, arg, ctx):
     return bool(ctx.chosen) or bool(e.get("up_to")) or "keep" in e
@@ -1783,3 +1783,26 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                 form="FILTER | host_attachments")}, asks=True,
        phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+def _may_claim_house_power(g: Game, e: dict, arg: Any, ctx: Ctx):
+    done = False
+    n = int(arg)
+    for who in select(g, e.get("player", "you"), ctx):
+        d = _choice(g, who, f"{g.name(ctx.source)}: you may gain {n} power for your House", ["claim", "pass"], 1, 1,
+                    "claim or pass")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "claim":
+            g.log(f"{who} claims {n} power for House with {g.name(ctx.source)}")
+            g.claim_house_power(who, n)
+            done = True
+        else:
+            g.log(f"{who} chooses not to claim power ({g.name(ctx.source)})")
+    return done
+
+
+effect("may_claim_house_power", Int(minimum=1), "each player of `player` (default you; `gate_player`: the player of "
+       "the gate) may claim N power for his House: that player decides (`choose: [claim]` or `[pass]`)",
+       keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
+       phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
+                               + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)
