@@ -506,10 +506,11 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
         if not legal:
             return
         count = min(ab.choose.get("count", 1), len(legal))
-        decision = Decision("choose", owner, f"{g.name(cid)}: choose {count} target{'s' if count > 1 else ''}",
-                            choices=legal, min_count=count, max_count=count,
-                            checker=legality.selection_checker(g, legal, count, count, "a legal target"))
-        if count == len(legal):
+        least = 0 if ab.choose.get("up_to") else count  # "up to N": none is a choice too
+        decision = Decision("choose", owner, f"{g.name(cid)}: choose {'up to ' if least < count else ''}{count} "
+                            f"target{'s' if count > 1 else ''}", choices=legal, min_count=least, max_count=count,
+                            checker=legality.selection_checker(g, legal, least, count, "a legal target"))
+        if least == count == len(legal):
             decision.options = [{"choose": list(legal)}]
         answer = yield from g.ask(decision)
         ctx.targets = list(answer["choose"])
