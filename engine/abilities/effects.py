@@ -820,11 +820,12 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             ctx.unchosen += [c for c in cands if c not in picks]
 
 
-@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you) each choose "
+@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you; `gate_player`: the "
+        "player of the gate, \"the player who lost\") each choose "
         "`count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
         "chooser's (`controller: you` = the chooser's own; `among: each_player`: one choice among each player's "
         "cards). Later effects act on `chosen` and `unchosen`",
-        keys={"by": EVERY_PLAYER, "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
+        keys={"by": Words(*EVERY_PLAYER.words, "gate_player"), "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
               "among": Words("own", "each_player")}, prepare=_prepare_chooses,
         phrase=lambda v, e, r: r.chooses(v, e))
 def _chooses(g, e, arg, ctx):
@@ -1312,14 +1313,17 @@ def _move_gold(g, e, arg, ctx):
     return moved > 0
 
 
-@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
-        "this type this phase (GEN-01: beyond CHL-01's one of each type)",
-        phrase=lambda v, e, r: f"gain an additional {v} challenge this phase")
+@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you (with `player: each_player`, every "
+        "player) may initiate one additional challenge of this type this phase (GEN-01: beyond CHL-01's one of each "
+        "type)", keys={"player": Words("you", "each_player")},
+        phrase=lambda v, e, r: (f"each player may initiate an additional {v} challenge this phase"
+                                if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase"))
 def _extra_challenge(g, e, arg, ctx):
-    holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
-    g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
-                                  {"player": ctx.player, "type": arg}, "phase", ctx.source))
-    g.log(f"{ctx.player} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+    for who in select(g, e.get("player", "you"), ctx):
+        holder = g.player(who).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+        g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                      {"player": who, "type": arg}, "phase", ctx.source))
+        g.log(f"{who} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
     return True
 
 

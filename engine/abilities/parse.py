@@ -13,6 +13,7 @@ from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, ListOf, Mapping, Nested,
                                        Text, TrueOnly, Where, Words, card_selector)
+from engine.state import CHALLENGE_TYPES
 from engine.wording import article
 
 KINDS = ("action", "response", "passive", "constant")
@@ -326,6 +327,9 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 PROHIBITIONS = PROHIBITIONS + ("character_power", "trigger_abilities")
 """character_power: power on the player's characters does not count towards his total power (Melisandre)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["type"] = Words(*CHALLENGE_TYPES)
+"""``prohibit: {what: challenges, type: T, max: N}``: the limit counts challenges of that type only (max
+0: "you cannot declare intrigue challenges", Siege of Riverrun)."""
 LIMIT.keys["shared"] = Text("NAME")
 """``limit: {times, per, shared: NAME}``: every ability of the player with the same shared name counts
 against one limit ("Limit 1 Limited Response per round": ``shared: limited_response``)."""

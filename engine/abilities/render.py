@@ -573,8 +573,10 @@ def _constant(a: dict, r: Render) -> list[str]:
         what = p.get("what")
         out.append({
             "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
-            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} "
-                          "each round",
+            "challenges": (f"{r.cards(who)} cannot initiate {p['type']} challenges" if p.get("type")
+                           and not p.get("max") else f"{r.cards(who)} cannot initiate more than "
+                           + (f"{p['max']} {p['type']} challenges" if p.get("type")
+                              else count(p.get('max', 0), 'challenge')) + " each round"),
             "declare_defenders": f"{r.cards(who)} cannot declare defenders",
             "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
