@@ -222,9 +222,11 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("text",):
         if key in a:
             Text().check(a[key], where.at(key, a, key))
-    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead"):
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead", "as_agenda"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
+    if a.get("as_agenda") and kind not in _TRIGGERED:
+        raise where.at("as_agenda", a, "as_agenda").error("only actions, responses and passives work as an agenda")
     if "from_pile" in a:
         Words("discard", "dead").check(a["from_pile"], where.at("from_pile", a, "from_pile"))
     modify = a.get("modify")
@@ -273,7 +275,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
+                   as_agenda=bool(a.get("as_agenda")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -378,3 +381,6 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
+                             "on its owner's House card as his agenda (a character placed there by "
+                             "`place_as_agenda`); such a card's other abilities do not work there")

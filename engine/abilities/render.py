@@ -656,7 +656,12 @@ def _opening(a: dict, r: Render) -> str:
 
 
 def paragraph(a: dict, card: Any = None) -> str:
-    """One raw ability as one paragraph of card text."""
+    """One raw ability as one paragraph of card text (one that works only as an agenda says so first)."""
+    text = _paragraph(a, card)
+    return f"As your agenda: {text}" if a.get("as_agenda") else text
+
+
+def _paragraph(a: dict, card: Any = None) -> str:
     r = Render(card, a)
     if a.get("kind") == "constant":
         return _sentences(_constant(a, r))
