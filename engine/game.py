@@ -809,6 +809,8 @@ class Game:
             self.log(f"{name} cannot claim power for House ({self.name(stop[0])})")
             return
         self.card(self.player(name).house_card).power += amount
+        if self.state.window is not None:  # issue 24: Renly Baratheon's agenda
+            self.state.window.gates.append({"event": "house_power_claimed", "player": name})
         self.check_victory()
 
     def add_card_power(self, cid: int, amount: int) -> None:

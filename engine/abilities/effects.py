@@ -189,7 +189,7 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05)", keys={"player": PLAYERS},
+        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
         phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
 def _draw(g, e, arg, ctx):
     n = int(arg)

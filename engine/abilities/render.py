@@ -631,6 +631,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "saves_allowed" in allows:
+        out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
         out.append("this card cannot be declared as an attacker or defender together with "
                    + r.filter(a["not_declared_with"]))
