@@ -227,7 +227,7 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05)", keys={"player": PLAYERS},
+        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
         phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
@@ -1377,14 +1377,17 @@ def _move_gold(g, e, arg, ctx):
     return moved > 0
 
 
-@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
-        "this type this phase (GEN-01: beyond CHL-01's one of each type)",
-        phrase=lambda v, e, r: f"gain an additional {v} challenge this phase")
+@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you (with `player: each_player`, every "
+        "player) may initiate one additional challenge of this type this phase (GEN-01: beyond CHL-01's one of each "
+        "type)", keys={"player": Words("you", "each_player")},
+        phrase=lambda v, e, r: (f"each player may initiate an additional {v} challenge this phase"
+                                if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase"))
 def _extra_challenge(g, e, arg, ctx):
-    holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
-    g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
-                                  {"player": ctx.player, "type": arg}, "phase", ctx.source))
-    g.log(f"{ctx.player} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+    for who in select(g, e.get("player", "you"), ctx):
+        holder = g.player(who).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+        g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                      {"player": who, "type": arg}, "phase", ctx.source))
+        g.log(f"{who} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
     return True
 
 
@@ -1592,13 +1595,16 @@ def _reduce_influence(g, e, arg, ctx):
 
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
-           "discard": ("discard", True), "dead": ("dead", True)}
+           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True)}
+"""``to: deck``: shuffled into the deck (ZON-16)."""
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
-        "not a discard from play; a card already in that pile stays", keys={"to": Words(*PILE_TO)},
-        phrase=lambda v, e, r: "put " + r.cards(v) + {
+        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16)",
+        keys={"to": Words(*PILE_TO)},
+        phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
+        else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
             "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
@@ -1613,8 +1619,33 @@ def _move_between_piles(g, e, arg, ctx):
         g.move_to_pile(cid, zone, top=top)
         g.log(f"{g.name(cid) if zone in ('discard', 'dead') or was in ('discard', 'dead') else 'a card'} goes from "
               f"{c.owner}'s {was} to {'the bottom of ' if not top else ''}{c.owner}'s {zone} ({g.name(ctx.source)})")
+        if e.get("to") == "deck":
+            g.shuffle_deck(c.owner)  # ZON-16
         done = True
     return done
+
+
+@effect("place_as_agenda", Words("self"), "this character, played from your hand and in play under your control, "
+        "leaves play and is placed on your House card as your agenda (ZON-05; the FAQ: it has left play, so other "
+        "copies may be played): only if you have no agenda and your House is the card's (any House for a neutral "
+        "card); its attachments and duplicates are discarded, its power and tokens go. While it is the agenda, only "
+        "its abilities marked `as_agenda: true` work, and its type is agenda",
+        phrase=lambda v, e, r: "place this card on your House card as your agenda")
+def _place_as_agenda(g, e, arg, ctx):
+    cid, p = ctx.source, g.player(ctx.player)
+    c = g.card(cid)
+    house = g.defn(cid).house
+    houses = {h for h in (house if isinstance(house, (tuple, list)) else (house,)) if h and h != "neutral"}
+    if c.zone != "in_play" or c.moribund is not None or c.controller != ctx.player or c.owner != ctx.player:
+        return False
+    if p.agenda is not None or (houses and p.house not in houses):
+        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: "
+              + ("there is one already (ZON-05)" if p.agenda is not None
+                 else f"{ctx.player}'s House is not {' or '.join(sorted(houses))}"))
+        return False
+    g.place_as_agenda(cid)
+    g.log(f"{ctx.player} places {g.name(cid)} on the House card as the agenda ({g.name(ctx.source)})")
+    return True
 
 
 def _unless_discard_hand(g: Game, e: dict, arg: Any, ctx: Ctx):

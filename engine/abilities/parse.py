@@ -13,6 +13,7 @@ from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, ListOf, Mapping, Nested,
                                        Text, TrueOnly, Where, Words, card_selector)
+from engine.state import CHALLENGE_TYPES
 from engine.wording import article
 
 KINDS = ("action", "response", "passive", "constant")
@@ -221,9 +222,11 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("text",):
         if key in a:
             Text().check(a[key], where.at(key, a, key))
-    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead"):
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead", "as_agenda"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
+    if a.get("as_agenda") and kind not in _TRIGGERED:
+        raise where.at("as_agenda", a, "as_agenda").error("only actions, responses and passives work as an agenda")
     if "from_pile" in a:
         Words("discard", "dead").check(a["from_pile"], where.at("from_pile", a, "from_pile"))
     modify = a.get("modify")
@@ -283,7 +286,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0))
+                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -337,6 +340,9 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 PROHIBITIONS = PROHIBITIONS + ("character_power", "trigger_abilities")
 """character_power: power on the player's characters does not count towards his total power (Melisandre)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["type"] = Words(*CHALLENGE_TYPES)
+"""``prohibit: {what: challenges, type: T, max: N}``: the limit counts challenges of that type only (max
+0: "you cannot declare intrigue challenges", Siege of Riverrun)."""
 LIMIT.keys["shared"] = Text("NAME")
 """``limit: {times, per, shared: NAME}``: every ability of the player with the same shared name counts
 against one limit ("Limit 1 Limited Response per round": ``shared: limited_response``)."""
@@ -352,7 +358,7 @@ gives an opponent of his choice N gold to play an event. ``influence: N`` instea
 UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
-ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location"))
+ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location", "saves_allowed"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
                         "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
                         "{influence: N, for: [attack, defend]}: influence the host's controller kneels to declare it")
@@ -361,7 +367,8 @@ ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent
 ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every player: an action window between choosing "
                           "and revealing plots), [unopposed_by_4] (for its controller: a challenge he wins as the "
                           "attacker by 4 STR or more counts as unopposed, CHL-19), [extra_limited_location] (for its controller: one "
-                          "more Limited location this round, MAR-11)")
+                          "more Limited location this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
+                          "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
 
@@ -410,3 +417,6 @@ CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
 CANNOT = CANNOT + ("attack",)
 """attack: the targets cannot be declared as attackers (GEN-01)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
+                             "on its owner's House card as his agenda (a character placed there by "
+                             "`place_as_agenda`); such a card's other abilities do not work there")

@@ -586,8 +586,10 @@ def _constant(a: dict, r: Render) -> list[str]:
         what = p.get("what")
         out.append({
             "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
-            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} "
-                          "each round",
+            "challenges": (f"{r.cards(who)} cannot initiate {p['type']} challenges" if p.get("type")
+                           and not p.get("max") else f"{r.cards(who)} cannot initiate more than "
+                           + (f"{p['max']} {p['type']} challenges" if p.get("type")
+                              else count(p.get('max', 0), 'challenge')) + " each round"),
             "declare_defenders": f"{r.cards(who)} cannot declare defenders",
             "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
@@ -649,6 +651,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "saves_allowed" in allows:
+        out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
         out.append("this card cannot be declared as an attacker or defender together with "
                    + r.filter(a["not_declared_with"]))
@@ -677,7 +681,12 @@ def _opening(a: dict, r: Render) -> str:
 
 
 def paragraph(a: dict, card: Any = None) -> str:
-    """One raw ability as one paragraph of card text."""
+    """One raw ability as one paragraph of card text (one that works only as an agenda says so first)."""
+    text = _paragraph(a, card)
+    return f"As your agenda: {text}" if a.get("as_agenda") else text
+
+
+def _paragraph(a: dict, card: Any = None) -> str:
     r = Render(card, a)
     if a.get("kind") == "constant":
         return _sentences(_constant(a, r))
