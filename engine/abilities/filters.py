@@ -456,6 +456,22 @@ def _attacking_alone(g, cid, want, ctx):
     return ch is not None and list(ch.attackers) == [cid]
 
 
+@filter_key("participating_alone", TrueOnly(), "the only attacker or the only defender of the current (or just "
+                                             "resolved) challenge (\"participated alone\")",
+        phrase=lambda v, r: r.pre("participating alone"))
+def _participating_alone(g, cid, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and (list(ch.attackers) == [cid] or list(ch.defenders) == [cid])
+
+
+@filter_key("strength_below_count", FilterSchema(form="FILTER"), "current STR lower than the number of cards you "
+                                                                 "control that match the filter",
+        phrase=lambda v, r: r.post("with STR lower than the number of " + r.filter(v, article_="", plural=True)
+                                   + " you control"))
+def _strength_below_count(g, cid, want, ctx):  # issue 24: Frozen Fighters
+    return g.strength(cid) < len(candidates(g, {**want, "controller": "you"}, ctx))
+
+
 def strength_changed(g: Game, cid: int) -> bool:
     """A lasting effect changed the card's STR in this phase, or its current STR is not its printed STR."""
     if g.state.counters.get(f"str_changed:{cid}") == g.state.phase_serial:

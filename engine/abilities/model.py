@@ -68,6 +68,8 @@ class Ability:
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    as_agenda: bool = False
+    """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 
     @property
     def is_save_or_cancel(self) -> bool:
