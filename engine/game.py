@@ -521,7 +521,6 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
-        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
         changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 

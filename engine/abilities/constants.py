@@ -852,12 +852,6 @@ def allowed_for(g: Game, player: str, what: str) -> bool:
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
 
 
-def plot_claim_bonus(g: Game) -> int:
-    """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
-    revealed plot's claim value (``plot_claim: N``)."""
-    return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))
-
-
 def extra_limited_allowed(g: Game, player: str, cid: int) -> bool:
     """Whether ``player`` may still play ``cid`` as his one additional Limited card this round (MAR-11, GEN-01):
     a card he controls allows it (``allows: [extra_limited]``, any card: Arianne's Admirer; or

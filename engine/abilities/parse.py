@@ -271,9 +271,6 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "optional_penalty" in a:  # issue 24 (Veteran Builder, Mance Rayder)
         OPTIONAL_PENALTY.check(a["optional_penalty"], where.at("optional_penalty", a, "optional_penalty"))
         extra["optional_penalty"] = dict(a["optional_penalty"])
-    if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
-        Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
-        extra["plot_claim"] = int(a["plot_claim"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -289,7 +286,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0), optional_penalty=extra.get("optional_penalty"),
+                   optional_penalty=extra.get("optional_penalty"),
                    as_agenda=bool(a.get("as_agenda")))
 
 
@@ -409,9 +406,6 @@ CANNOT = CANNOT + ("lose_strength",)
 """lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
 change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
-ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
-                              "(lower when negative; floor 0)")
-_CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)
 PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
 """extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
 Pyramid of Meereen)."""

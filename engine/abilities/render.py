@@ -664,9 +664,6 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(op, dict):
         what = r.filter(op["card"]) if isinstance(op.get("card"), dict) else "this card"
         out.append(f"you may choose to pay a gold penalty of {op.get('gold')} as you marshal {what}")
-    if a.get("plot_claim"):
-        n = a["plot_claim"]
-        out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
