@@ -1054,6 +1054,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
                 ch.stealth = dict(answer.get("stealth", {}))
                 for a, t in ch.stealth.items():
                     g.log(f"{g.name(a)} uses stealth on {g.name(t)}")
+                    if g.state.window is not None:  # issue 24: Dornish Lancer
+                        g.state.window.gates.append({"event": "stealth_used", "card": a, "player": ch.attacker,
+                                                     "target": t})
 
         def defend(g: Game, ev: Event) -> Flow:
             decision = legality.defend_decision(g, ch)

@@ -152,3 +152,9 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
       "is not claiming, ZON-08)", opened_by=("engine/game.py",),
       phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
                           f"{'your' if w.get('player') == 'you' else 'their'} House")
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealth: it has chosen a character that "
+      "cannot defend this challenge (CHL-06; card: the attacker, player: the attacking player)", opened_by=(FLOW,),
+      phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")
