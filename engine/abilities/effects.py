@@ -1793,8 +1793,8 @@ def _unless_influence(g: Game, e: dict, arg: Any, ctx: Ctx):
     need = int(arg) * (_reduce_count(g, e["for_each"], ctx) if e.get("for_each") else 1)
     title = g.name(ctx.source)
     for who in select(g, e.get("player", "opponent"), ctx):
-        if who == ctx.player or g.player(who).eliminated:
-            continue
+        if who == ctx.player and e.get("player") != "you" or g.player(who).eliminated:
+            continue  # issue 24: ``player: you``, "kneel 1 influence or ..." (Fallen Brother)
         have = sum(g.bonus(c, "influence") for c in influence_givers(g, who))
         if have < need:
             g.log(f"{who} cannot kneel {need} influence to prevent {title}'s effect (has {have} standing)")
@@ -1813,11 +1813,13 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
        "chosen card's controller), in turn, may kneel N influence (COS-01; N times the count of `for_each`, as in "
        "`reduce`) to prevent the effect (`choose: [kneel_influence]`, then the cards one at a time when there is a "
        "choice, or `[allow]`; not asked when he has too little standing influence); it resolves only if nobody "
-       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`",
-       keys={"player": Words("opponent", "each_opponent", "target", "target_controller"),
+       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`; `you`: the "
+       "ability's controller himself (\"kneel 1 influence, or discard ...\")",
+       keys={"player": Words("opponent", "each_opponent", "target", "target_controller", "you"),
              "for_each": Either(Words("host_attachments"), FilterSchema({"from": FROM}),
                                 form="FILTER | host_attachments")}, asks=True,
-       phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
+       phrase=lambda v, e, r: ("unless " + ("you kneel" if e.get("player") == "you" else
+                                            r.subject(e.get("player", "opponent"), "kneel"))
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
 # --- issue 24 (CCG Five Kings Edition) additions ---
 
