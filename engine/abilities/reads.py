@@ -174,7 +174,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
-    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal")},
+    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel")},
 }
 """A constant's ``modify`` keys and the values they change."""
 
