@@ -611,6 +611,8 @@ def action_decision(g: Game, name: str, found: tuple[list[dict], list[dict]] | N
                    "attach_to": normal["attach_to"], "x": normal["x"]}
             if "gold_tokens" in normal:
                 out["gold_tokens"] = normal["gold_tokens"]
+            if normal.get("penalty"):
+                out["penalty"] = True
             return out
         if "trigger" in answer:
             return triggers.check_trigger(g, name, answer, step="action")
@@ -651,6 +653,9 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
     def initiate(g: Game, ev: Event) -> Flow:
         p = g.player(name)
         cost = 0 if dup else legality.marshal_cost(g, name, cid, x)
+        if answer.get("penalty") and not dup:  # issue 24: the gold penalty he chose to pay (Veteran Builder)
+            cost += triggers.optional_penalty(g, name, cid)
+        ev.data["penalty"] = not dup and legality.penalty_paid(g, name, cid, bool(answer.get("penalty")))
         if cost:  # the pool first, then gold tokens he may spend, unless gold_tokens says (Tywin Lannister)
             g.spend_gold(name, cost, answer.get("gold_tokens"))
         if not dup:
@@ -680,7 +685,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.put_in_play(cid, name)
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
-        g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name})
+        g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name,
+                                     "penalty": bool(ev.data.get("penalty"))})
         g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name})
         return
         yield

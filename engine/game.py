@@ -521,7 +521,6 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
-        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
         changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
@@ -532,6 +531,11 @@ class Game:
                 self.player(name).house not in d.house:
             return 2
         return 0
+
+    def extra_limited_allowed(self, name: str, card_id: int) -> bool:
+        """Issue 24: ``name`` may play ``card_id`` as his additional Limited card this round (Arianne's
+        Admirer, Taxation)."""
+        return triggers.extra_limited_allowed(self, name, card_id)
 
     def doomed_in_dead(self, name: str) -> int:
         """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him

@@ -90,18 +90,20 @@ def normalise_marshal(answer: dict) -> dict:
         raise Refused("x must be a whole number (COS-08)")
     if answer.get("gold_tokens") is not None:  # how much of the cost gold tokens pay (Tywin Lannister)
         out["gold_tokens"] = answer["gold_tokens"]
+    if answer.get("penalty"):  # issue 24: the optional gold penalty (Veteran Builder)
+        out["penalty"] = True
     return out
 
 
 def marshal_problem(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
-                    x: int = 0, gold_tokens: int | None = None) -> str | None:
+                    x: int = 0, gold_tokens: int | None = None, penalty: bool = False) -> str | None:
     """The first rule marshalling ``card`` now would break, or None."""
-    found = marshal_problems(g, name, card, duplicate, attach_to, x, gold_tokens)
+    found = marshal_problems(g, name, card, duplicate, attach_to, x, gold_tokens, penalty)
     return found[0] if found else None
 
 
 def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, attach_to: int | None = None,
-                     x: int = 0, gold_tokens: int | None = None) -> list[str]:
+                     x: int = 0, gold_tokens: int | None = None, penalty: bool = False) -> list[str]:
     """Every rule marshalling ``card`` now would break (advise mode warns of them all): the turn
     (MAR-05), then what the card itself breaks, gold last."""
     if card not in g.state.cards:
@@ -110,13 +112,14 @@ def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, att
     st = g.state
     if st.phase != "marshalling" or st.active_player != name:
         out.append(f"{name} can marshal {g.name(card)} only in {name}'s own marshalling turn (MAR-05)")
-    problem = _marshal_card_problem(g, name, card, duplicate, attach_to, x, gold_tokens)
+    problem = _marshal_card_problem(g, name, card, duplicate, attach_to, x, gold_tokens, penalty=penalty)
     if problem:
         out.append(problem)
     d = g.defn(card)
     if problem and not problem.startswith("gold:") and not duplicate and x >= 0 \
             and d.type in ("character", "location", "attachment") and card in g.player(name).hand:
-        cost = marshal_cost(g, name, card, x)  # the gold, too, when something else is also wrong
+        cost = marshal_cost(g, name, card, x) + (triggers.optional_penalty(g, name, card) if penalty else 0)
+        # the gold, too, when something else is also wrong
         if cost > g.spendable_gold(name):
             out.append(_gold_message(g, name, card, cost))
     return out
@@ -130,7 +133,8 @@ def _gold_message(g: Game, name: str, card: int, cost: int) -> str:
 
 
 def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach_to: int | None,
-                          x: int, gold_tokens: int | None = None, *, any_host: bool = False) -> str | None:
+                          x: int, gold_tokens: int | None = None, *, any_host: bool = False,
+                          penalty: bool = False) -> str | None:
     """``any_host``: leave out where an attachment goes (``marshal_options`` asks that per host)."""
     st = g.state
     p = g.player(name)
@@ -168,6 +172,10 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     elif attach_to is not None:
         return f"{title} is {article(d.type)}: it is not played as an attachment (ATT-01)"
     cost = marshal_cost(g, name, card, x)
+    if penalty:  # issue 24: the gold penalty he chose to pay (Veteran Builder)
+        if duplicate or not triggers.optional_penalty(g, name, card):
+            return f"{title}: no gold penalty may be chosen for it (MAR-07)"
+        cost += triggers.optional_penalty(g, name, card)
     if cost > g.spendable_gold(name):  # his pool and the gold tokens he may spend (Tywin Lannister)
         return _gold_message(g, name, card, cost)
     problem = g.gold_tokens_problem(name, cost, gold_tokens)
@@ -527,7 +535,8 @@ def gold_of_answer(g: Game, name: str, answer: dict) -> int:
             cid = answer["marshal"]
             if cid not in g.state.cards or answer.get("duplicate"):
                 return 0
-            return marshal_cost(g, name, cid, int(answer.get("x") or 0))
+            return marshal_cost(g, name, cid, int(answer.get("x") or 0)) + \
+                (triggers.optional_penalty(g, name, cid) if answer.get("penalty") else 0)
         if "trigger" in answer:
             cid = answer["trigger"]
             abs_ = triggers.abilities(g, cid) if cid in g.state.cards else []
@@ -557,9 +566,9 @@ def gold_split_choice(g: Game, name: str, answer: dict) -> tuple[int, int, int] 
 
 
 def extra_limited_location(g: Game, name: str, card) -> bool:
-    """Issue 24 (Taxation): a card of ``name``'s lets him play one additional Limited location this round."""
-    return (g.defn(card).type == "location" and not g.player(name).extra_limited_played
-            and triggers.allowed_for(g, name, "extra_limited_location"))
+    """Issue 24: a card of ``name``'s lets him play one additional Limited card this round: a location
+    (Taxation), or any card (Arianne's Admirer)."""
+    return triggers.extra_limited_allowed(g, name, card)
 
 
 def only_challenges_problem(g: Game, name: str, ctype: str, what: str) -> str | None:
@@ -584,6 +593,28 @@ def declared_with_problem(g: Game, cids: list, role: str) -> str | None:
             if other is not None:
                 return f"{g.name(cid)} cannot be declared as {role} with {g.name(other)} (its own text, GEN-01)"
     return None
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+def penalty_choice(g: Game, name: str, answer: dict) -> int:
+    """The optional gold penalty (MAR-07) the table may offer for a marshal answer: N when ``name`` may choose to
+    pay it (and has the gold for it) and the answer has not said; else 0."""
+    cid = answer.get("marshal")
+    if cid not in g.state.cards or answer.get("duplicate") or "penalty" in answer:
+        return 0
+    extra = triggers.optional_penalty(g, name, cid)
+    if not extra or marshal_problem(g, name, **normalise_marshal(dict(answer, penalty=True))):
+        return 0
+    return extra
+
+
+def penalty_paid(g: Game, name: str, cid: int, optional: bool) -> bool:
+    """Issue 24: marshalling ``cid`` costs ``name`` a gold penalty: the one he chose to pay, another House's (MAR-07)
+    or a constant's (``gold_penalty``): "when you play it with a gold penalty"."""
+    return optional or g.gold_penalty(name, cid) > 0 or (
+        triggers.constants_modify(g, "gold_penalty") and any(int(m.get("gold_penalty", 0)) > 0
+                                                             for m in g._constants(cid)))
 
 
 # --- issue 24: influence to kneel to declare (Banished, In Chains) ---

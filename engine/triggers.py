@@ -15,7 +15,8 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         prohibitions,
                                         terminal_conditions, terminal_holds, terminal_victims)
 from engine.abilities.constants import allowed, allowed_for, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
-from engine.abilities.constants import constants_modify, keys_with, plot_claim_bonus, spends_gold
+from engine.abilities.constants import (constants_modify, extra_limited_allowed, keys_with, optional_penalty,
+                                        spends_gold)
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
@@ -54,7 +55,7 @@ __all__ = [
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
-    "allowed", "allowed_for", "spends_gold", "plot_claim_bonus", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
+    "allowed", "allowed_for", "spends_gold", "extra_limited_allowed", "optional_penalty", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
 ]
 
 

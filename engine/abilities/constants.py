@@ -852,7 +852,25 @@ def allowed_for(g: Game, player: str, what: str) -> bool:
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
 
 
-def plot_claim_bonus(g: Game) -> int:
-    """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
-    revealed plot's claim value (``plot_claim: N``)."""
-    return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))
+def extra_limited_allowed(g: Game, player: str, cid: int) -> bool:
+    """Whether ``player`` may still play ``cid`` as his one additional Limited card this round (MAR-11, GEN-01):
+    a card he controls allows it (``allows: [extra_limited]``, any card: Arianne's Admirer; or
+    ``[extra_limited_location]``, a location: Taxation) and he has not played that additional card yet."""
+    if g.player(player).extra_limited_played:
+        return False
+    return allowed_for(g, player, "extra_limited") or (
+        g.defn(cid).type == "location" and allowed_for(g, player, "extra_limited_location"))
+
+
+def optional_penalty(g: Game, player: str, cid: int) -> int:
+    """Issue 24: the gold penalty ``player`` may choose to pay as he marshals ``cid`` (0: none is offered): the
+    card's own ``optional_penalty`` (Veteran Builder), and those of his cards in play whose ``card`` filter it
+    matches (Mance Rayder, for Wildling characters); several add up."""
+    total = sum(int(ab.optional_penalty["gold"]) for ab in abilities(g, cid)
+                if ab.kind == "constant" and ab.optional_penalty and "card" not in ab.optional_penalty
+                and condition_holds(g, ab.condition, Ctx(cid, player, ab)))
+    for src, ab in _keyed_sources(g, "optional_penalty"):
+        f = ab.optional_penalty.get("card")
+        if f is not None and g.card(src).controller == player and matches(g, cid, dict(f), Ctx(src, player, ab)):
+            total += int(ab.optional_penalty["gold"])
+    return total

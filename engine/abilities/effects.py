@@ -643,11 +643,16 @@ def _top_to_bottom(g, e, arg, ctx):
 
 
 @effect("discard_to_deck", Words("you", "opponent", "target"), "the top card of that player's discard pile goes "
-        "on top of his or her deck",
-        phrase=lambda v, e, r: f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck")
+        "on top of his or her deck; `card: FILTER`: the matching card nearest the top of the pile (\"the event "
+        "closest to the top\")", keys={"card": FilterSchema()},
+        phrase=lambda v, e, r: (f"put the {r.filter(e['card'], article_='')} closest to the top of {r.poss(v)} "
+                                f"discard pile on top of {r.poss(v)} deck" if isinstance(e.get("card"), dict) else
+                                f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck"))
 def _discard_to_deck(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
     pile = g.player(who).discard if who else []
+    if isinstance(e.get("card"), dict):  # issue 24: the Iron Throne (Martell printing)
+        pile = [c for c in pile if matches(g, c, dict(e["card"]), ctx)]
     if not pile:
         return False
     cid = pile[-1]

@@ -34,8 +34,11 @@ for _name, _what, _said in (("killed", "killed", "is killed"), ("discarded", "di
 event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
       "controller)", opened_by=(EFFECTS, FLOW, MANUAL),
         phrase=lambda w, r: f"after {r.event_card(w)} leaves play")
-event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,),
-        phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled"))
+event("marshalled", {"card": CARD, "player": PLAYER, "penalty": Bool()}, "a card is marshalled (card, player; "
+      "`penalty: true`: its cost included a gold penalty, one he chose to pay or another House's, MAR-07)",
+      opened_by=(FLOW,),
+        phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled")
+        + (" with a gold penalty" if w.get("penalty") else ""))
 event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
       opened_by=(FLOW, EFFECTS, MANUAL),
         phrase=lambda w, r: f"after {r.event_card(w)} enters play")
@@ -124,6 +127,8 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
     if "by_min" in when and int(gate.get("margin") or 0) < int(when["by_min"]):
         return False
     if "triggered" in when and bool(gate.get("triggered")) != bool(when["triggered"]):
+        return False
+    if "penalty" in when and bool(gate.get("penalty")) != bool(when["penalty"]):  # issue 24
         return False
     for key in ("type", "as", "phase", "source"):
         if key in when and when[key] not in ("any", gate.get(key)):

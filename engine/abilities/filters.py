@@ -550,3 +550,13 @@ def _most_attachments(g, cid, want, ctx):
             phrase=lambda v, r: r.post("that is the chosen card"))
 def _target(g, cid, want, ctx):
     return cid in ctx.targets
+
+
+@filter_key("cost_max_participants", TrueOnly(), "printed cost no higher than the number of characters "
+                                                 "participating in the current challenge",
+            phrase=lambda v, r: r.post("with printed cost no higher than the number of participating characters"))
+def _cost_max_participants(g, cid, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended or g.defn(cid).cost is None:
+        return False
+    return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)

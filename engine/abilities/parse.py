@@ -268,9 +268,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
-    if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
-        Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
-        extra["plot_claim"] = int(a["plot_claim"])
+    if "optional_penalty" in a:  # issue 24 (Veteran Builder, Mance Rayder)
+        OPTIONAL_PENALTY.check(a["optional_penalty"], where.at("optional_penalty", a, "optional_penalty"))
+        extra["optional_penalty"] = dict(a["optional_penalty"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -286,7 +286,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")))
+                   optional_penalty=extra.get("optional_penalty"),
+                   as_agenda=bool(a.get("as_agenda")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -358,7 +359,8 @@ gives an opponent of his choice N gold to play an event. ``influence: N`` instea
 UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
-ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location", "saves_allowed"))
+ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location", "extra_limited",
+                      "saves_allowed"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
                         "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
                         "{influence: N, for: [attack, defend]}: influence the host's controller kneels to declare it")
@@ -367,7 +369,8 @@ ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent
 ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every player: an action window between choosing "
                           "and revealing plots), [unopposed_by_4] (for its controller: a challenge he wins as the "
                           "attacker by 4 STR or more counts as unopposed, CHL-19), [extra_limited_location] (for its controller: one "
-                          "more Limited location this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
+                          "more Limited location this round, MAR-11), [extra_limited] (for its controller: one more Limited card of any "
+                          "type this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
                           "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
@@ -403,13 +406,17 @@ CANNOT = CANNOT + ("lose_strength",)
 """lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
 change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
-ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
-                              "(lower when negative; floor 0)")
-_CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)
 PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
 """extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
 Pyramid of Meereen)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+OPTIONAL_PENALTY = Mapping({"gold": Int(minimum=1), "card": FilterSchema()}, required=("gold",),
+                           what="optional_penalty")
+ABILITY_KEYS["optional_penalty"] = ("a constant: {gold: N, card: FILTER}: its player may choose to pay a gold penalty "
+                                    "of N as he marshals this card (read in his hand), or, with card, a card of his "
+                                    "that matches while this one is in play (the marshal answer's penalty: true)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("optional_penalty",)
+
 # --- issue 24: "characters you control do not kneel to attack or defend" (Clash of Kings); "cannot attack" ---
 
 CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL

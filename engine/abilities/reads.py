@@ -32,7 +32,7 @@ FILTER_READS: dict[str, frozenset] = {
         "most_attachments")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
-                                           "participating_alone")},
+                                           "participating_alone", "cost_max_participants")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
     **{k: frozenset({POWER}) for k in ("power_min", "controller_power")},
     "moribund": frozenset({MORIBUND}),

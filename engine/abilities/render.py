@@ -651,6 +651,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "extra_limited" in allows:
+        out.append("you may play 1 additional Limited card each round")
     if "saves_allowed" in allows:
         out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
@@ -658,9 +660,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
-    if a.get("plot_claim"):
-        n = a["plot_claim"]
-        out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
+    op = a.get("optional_penalty")
+    if isinstance(op, dict):
+        what = r.filter(op["card"]) if isinstance(op.get("card"), dict) else "this card"
+        out.append(f"you may choose to pay a gold penalty of {op.get('gold')} as you marshal {what}")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
