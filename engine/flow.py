@@ -1162,7 +1162,10 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         yield
 
     def unopposed(g: Game, ev: Event) -> Flow:
-        if ch.unopposed:  # CHL-19
+        stop = triggers.prohibited(g, ch.attacker, "unopposed_power") if ch.unopposed else None
+        if stop is not None:  # issue 24: Break Their Defense
+            g.log(f"{ch.attacker} claims no power for the unopposed challenge ({g.name(stop[0])})")
+        elif ch.unopposed:  # CHL-19
             g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
             g.claim_house_power(ch.attacker, 1)
         return

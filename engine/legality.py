@@ -417,7 +417,7 @@ def challenge_decision(g: Game, name: str) -> Decision:
 def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
     stealthy = [c for c in ch.attackers if g.has_keyword(c, "stealth")]
     targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")
-               and not triggers.cannot_be(g, c, "stealth_target")]
+               and not triggers.cannot_be(g, c, "stealth_target") and not g.cannot(c, "stealth_target")]
     if not stealthy or not targets:
         return None
 

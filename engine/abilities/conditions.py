@@ -31,11 +31,12 @@ def _phase(g, want, ctx):
     return g.state.phase == want
 
 
-@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way",
-        phrase=lambda v, r: f"it is {r.article(v)} challenge")
+@condition("challenge_type", Words(*CHALLENGE_TYPES, "any"), "a challenge of this type (`any`: of any type) is "
+           "under way",
+        phrase=lambda v, r: "a challenge is under way" if v == "any" else f"it is {r.article(v)} challenge")
 def _challenge_type(g, want, ctx):
     ch = g.state.challenge
-    return not (ch is None or ch.ended or ch.type != want)
+    return not (ch is None or ch.ended or want != "any" and ch.type != want)
 
 
 COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},

@@ -148,7 +148,7 @@ POWER_FROM = card_selector("opponent_house", "your_house")
 
 
 def _power(g, name, e, arg, ctx):
-    n = int(arg if isinstance(arg, int) else e.get("amount", 1))
+    n = int(arg if isinstance(arg, int) else e.get("amount", 1) if arg != "all" else 0)
     src = e.get("from", "opponent_house")
     if src in ("opponent_house",):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
@@ -159,7 +159,7 @@ def _power(g, name, e, arg, ctx):
         holder = found[0] if found else None
     if holder is None:
         return False
-    n = min(n, g.card(holder).power)
+    n = g.card(holder).power if arg == "all" else min(n, g.card(holder).power)  # issue 24: "all" (discard_power)
     g.card(holder).power -= n
     if name == "move_power":
         dst = e.get("to", "your_house")
@@ -493,7 +493,8 @@ def _one_of_ask(g, e, ctx):
 
 
 @effect("one_of", EffectLists(), "the controller chooses one of the labelled lists (our own words), among those "
-        "whose first effect can be done, and its effects happen in order, each only if the one before resolved; "
+        "whose first effect can be done, and its effects happen in order, each only if the one before resolved "
+        "(a `chooses` in a branch is made as the branch runs); "
         "`look: target | opponent | you` shows the chooser the top card of that player's deck first",
         keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True,
         phrase=lambda v, e, r: r.one_of(v, e))
@@ -1048,6 +1049,7 @@ def _flow_one(g: Game, e, ctx: Ctx):
             return False
         g.log(f"{ctx.player} chooses {labels[0]} ({g.name(ctx.source)})")
         for item in e[name][labels[0]]:
+            yield from prepare_flow(g, (item,), ctx)  # issue 24: a branch's `chooses` is made as it runs
             if not (yield from _flow_one(g, item, ctx)):
                 return False
         return True
@@ -1709,3 +1711,7 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                 form="FILTER | host_attachments")}, asks=True,
        phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
+
+
+REGISTRY["effect"]["discard_power"].value = Either(Int(minimum=1), Words("all"), form="N | all")
+REGISTRY["effect"]["discard_power"].doc += " (`all`: all the power on it)"

@@ -434,7 +434,8 @@ def _attachments_max(g, cid, want, ctx):
 
 @filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
             "(`{self: true}`: to this card)",
-        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else r.filter(v))))
+        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else
+                                                     r.target_noun() if v.get("targeted") else r.filter(v))))
 def _attached_to(g, cid, want, ctx):
     host = g.card(cid).attached_to
     return host is not None and matches(g, host, dict(want), ctx)
@@ -500,3 +501,12 @@ def _named(g, cid, want, ctx):
 def _doomed(g, cid, want, ctx):
     doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
     return doomed == bool(want)
+
+
+# --- issue 24: the cards on a chosen card (Too Baseborn to Matter, Arianne's Rejection) ---
+
+@filter_key("targeted", TrueOnly(), "is one of this ability's chosen targets (in an effect: `attached_to: "
+            "{targeted: true}`, the attachments on the chosen card)",
+        phrase=lambda v, r: r.post("(the chosen card)"))
+def _targeted(g, cid, want, ctx):
+    return not want or cid in ctx.targets

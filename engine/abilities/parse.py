@@ -389,6 +389,10 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
 
 CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
 """no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
-CANNOT = CANNOT + ("attack",)
-"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CANNOT = CANNOT + ("attack", "stealth_target")
+"""attack: the targets cannot be declared as attackers (GEN-01); stealth_target: no attacker's stealth may choose
+them (Unbowed, Unbent, Unbroken; CHL-06)."""
+PROHIBITIONS = PROHIBITIONS + ("unopposed_power",)
+"""unopposed_power: the player claims no power for his unopposed challenges (CHL-19; Break Their Defense)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

@@ -522,7 +522,8 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
-                          "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker"}.get(c, c))
+                          "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
+                          "stealth_target": "cannot be chosen by an opponent's stealth"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
@@ -585,6 +586,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
+            "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
+                               "challenges",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
