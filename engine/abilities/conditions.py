@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, ListOf, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -166,12 +166,13 @@ def _plots_chosen(g, want, ctx):
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-@condition("unopposed", TrueOnly(), "you won the current (or last) challenge unopposed: as the attacker, against "
-                                    "a defending STR of 0 (CHL-19)",
-           phrase=lambda v, r: "you won the challenge unopposed")
+@condition("unopposed", Either(TrueOnly(), Words("any"), form="true | any"),
+           "you won the current (or last) challenge unopposed: as the attacker, against a defending STR of 0 "
+           "(CHL-19); `any`: whoever won it",
+           phrase=lambda v, r: "the challenge was won unopposed" if v == "any" else "you won the challenge unopposed")
 def _unopposed(g, want, ctx):
     ch = g.state.challenge
-    return ch is not None and ch.winner == ctx.player and ch.unopposed
+    return ch is not None and ch.unopposed and (want == "any" or ch.winner == ctx.player)
 
 
 @condition("won_challenges", ListOf(Words(*CHALLENGE_TYPES)), "you have won a challenge of each of these types this "
@@ -199,3 +200,14 @@ def _controls_most(g, want, ctx):
             counts[g.card(c).controller] += 1
     wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
     return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)
+
+
+# --- issue 24: "after you win a challenge and count N or more total STR" (Make an Example) ---
+
+@condition("won_with_min", Int(minimum=1), "you won the current challenge with N or more total STR on your side",
+           phrase=lambda v, r: f"you won the challenge with {v} or more total STR")
+def _won_with_min(g, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.winner != ctx.player:
+        return False
+    return (ch.attacker_strength if ch.winner == ch.attacker else ch.defender_strength) >= want

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import candidates, immune_to, matches
+from engine.abilities.filters import candidates, challenge_loser, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
@@ -154,6 +154,9 @@ def _power(g, name, e, arg, ctx):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
         holder = g.player(ctx.player).house_card
+    elif src == "loser_house":  # issue 24: the House of the player who lost the challenge (Bloody Trident)
+        loser = challenge_loser(g)
+        holder = g.player(loser).house_card if loser else None
     else:
         found = select(g, src, ctx)
         holder = found[0] if found else None
@@ -1715,3 +1718,8 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
 
 REGISTRY["effect"]["discard_power"].value = Either(Int(minimum=1), Words("all"), form="N | all")
 REGISTRY["effect"]["discard_power"].doc += " (`all`: all the power on it)"
+
+REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
+REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*EVERY_PLAYER.words, "gate_player")
+REGISTRY["effect"]["chooses"].doc += " (`by: gate_player`: the player of the gate, who lost the challenge...)"

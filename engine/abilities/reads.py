@@ -48,7 +48,7 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
-                                           "challenge_of", "unopposed", "won_challenges")},
+                                           "challenge_of", "unopposed", "won_challenges", "won_with_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""

@@ -249,7 +249,8 @@ class Render:
 
     def power_place(self, where: Any) -> str:
         return {"opponent_house": "your opponent's House card", "your_house": "your House card",
-                "house": "your House card"}.get(where) or self.cards(where)
+                "house": "your House card", "loser_house": "the losing player's House card"}.get(where) \
+            or self.cards(where)
 
     # --- pieces of noun phrases, for filter phrases ---
     @staticmethod
