@@ -349,11 +349,12 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
         return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
-    stop = triggers.prohibited(g, name, "challenges")
-    if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
-        n = int(stop[1].get("max", 0))
-        return (f"{name} cannot initiate more than {n} challenge{'s' if n != 1 else ''} this round "
-                f"({g.name(stop[0])}, GEN-01)")
+    for source, stop in triggers.prohibitions(g, name, "challenges"):
+        kind, n = stop.get("type"), int(stop.get("max", 0))  # with a type: challenges of that type only
+        if kind in (None, ctype) and (p.challenges_made.count(kind) if kind else len(p.challenges_made)) >= n:
+            what = f"{kind} challenges" if kind else "challenges"
+            return (f"{name} cannot initiate {f'more than {n} ' if n else ''}{what} this round "
+                    f"({g.name(source)}, GEN-01)")
     opponents = g.opponents(name)
     if against is None and len(opponents) == 1:
         against = opponents[0]

@@ -202,12 +202,21 @@ def _controls_most(g, want, ctx):
     return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)
 
 
-# --- issue 24: "after you win a challenge and count N or more total STR" (Make an Example) ---
+# --- issue 24 (CCG Winter Edition, w1) additions ---
 
-@condition("won_with_min", Int(minimum=1), "you won the current challenge with N or more total STR on your side",
-           phrase=lambda v, r: f"you won the challenge with {v} or more total STR")
-def _won_with_min(g, want, ctx):
+@condition("your_strength_min", Int(minimum=1), "your total STR in the current (or last) challenge, as its attacker "
+                                                "or defender, is N or more",
+           phrase=lambda v, r: f"you had {v} or more total STR in the challenge")
+def _your_strength_min(g, want, ctx):
     ch = g.state.challenge
-    if ch is None or ch.winner != ctx.player:
+    if ch is None or ctx.player not in (ch.attacker, ch.defender):
         return False
-    return (ch.attacker_strength if ch.winner == ch.attacker else ch.defender_strength) >= want
+    return (ch.attacker_strength if ctx.player == ch.attacker else ch.defender_strength) >= want
+
+
+@condition("revealed_plot", FilterSchema(form="FILTER"), "the revealed plot of a player (any player's) matches the "
+                                                         "filter (\"while a player has an Others plot revealed\")",
+           phrase=lambda v, r: "a player has " + r.filter({"type": "plot", **v}) + " revealed")
+def _revealed_plot(g, want, ctx):
+    return any(p.revealed_plot is not None and not p.eliminated and matches(g, p.revealed_plot, dict(want), ctx)
+               for p in g.state.players)
