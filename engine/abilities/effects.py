@@ -1823,8 +1823,6 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
 
 REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
 REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
-REGISTRY["effect"]["chooses"].keys["by"] = Words(*EVERY_PLAYER.words, "gate_player")
-REGISTRY["effect"]["chooses"].doc += " (`by: gate_player`: the player of the gate, who lost the challenge...)"
 
 
 # --- issue 24 (CCG Five Kings Edition) additions ---
