@@ -185,6 +185,9 @@ def _power_holders(g, src, ctx) -> list[int]:
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
         return [g.player(ctx.player).house_card]
+    if src == "loser_house":
+        loser = challenge_loser(g)
+        return [g.player(loser).house_card] if loser else []
     return list(select(g, src, ctx))
 
 
