@@ -681,7 +681,7 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
         g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name})
-        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name})
+        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name, "from": "hand"})
         return
         yield
 

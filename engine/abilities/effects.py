@@ -391,11 +391,12 @@ def _put_into_play(g, e, arg, ctx):
     for cid in select(g, arg, ctx):
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
+        came_from = g.card(cid).zone
         g.put_in_play(cid, player)
         g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
                                                               else "") + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
-            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player, "from": came_from})
         done = True
     return done
 
@@ -913,7 +914,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
                 g.put_in_play(pick, who)
                 g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
                 if g.state.window is not None:
-                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who})
+                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who,
+                                                 "from": "deck"})
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")

@@ -36,9 +36,12 @@ event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes mor
         phrase=lambda w, r: f"after {r.event_card(w)} leaves play")
 event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,),
         phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled"))
-event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
+event("entered_play", {"card": CARD, "player": PLAYER, "from": Words("hand", "deck", "discard", "dead")},
+      "a card is marshalled or put into play (card, player; `from`: the pile it came from, \"from your hand\")",
       opened_by=(FLOW, EFFECTS, MANUAL),
-        phrase=lambda w, r: f"after {r.event_card(w)} enters play")
+        phrase=lambda w, r: f"after {r.event_card(w)} enters play" + (
+            f" from {'your' if w.get('player') == 'you' else 'a'} "
+            + {"discard": "discard pile", "dead": "dead pile"}.get(w["from"], w["from"]) if w.get("from") else ""))
 event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL),
         phrase=lambda w, r: r.event_by(w, "play", "is played", "an event"))
 event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
@@ -125,7 +128,7 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         return False
     if "triggered" in when and bool(gate.get("triggered")) != bool(when["triggered"]):
         return False
-    for key in ("type", "as", "phase", "source"):
+    for key in ("type", "as", "phase", "source", "from"):
         if key in when and when[key] not in ("any", gate.get(key)):
             return False
     return True
