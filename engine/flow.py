@@ -1096,6 +1096,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def winner(g: Game, ev: Event) -> Flow:
         atk = sum(g.strength(c) for c in ch.attackers if not g.uncounted(c))  # core-c: not_counted
         dfn = sum(g.strength(c) for c in ch.defenders if not g.uncounted(c))
+        atk += triggers.extra_prohibited(g, ch.attacker, "extra_strength") if ch.attackers else 0  # Winter is Coming
+        dfn += triggers.extra_prohibited(g, ch.defender, "extra_strength") if ch.defenders else 0
         ch.attacker_strength, ch.defender_strength = atk, dfn
         if atk >= dfn and atk >= 1:  # CHL-12: ties go to an attacker with STR 1 or more
             ch.winner = ch.attacker

@@ -138,6 +138,9 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     if card not in memo(g, ("hand", name), lambda: set(p.hand)):
         return f"{title} is not in {name}'s hand (MAR-04)"
     d = g.defn(card)
+    stop = triggers.prohibited(g, name, "only_characters") if d.type != "character" else None
+    if stop is not None:  # issue 24: Superior Numbers
+        return f"{name} may play character cards only ({g.name(stop[0])}, GEN-01)"
     if duplicate:
         if not d.unique:
             return f"{title} is not unique, so it cannot be a duplicate (UNQ-05)"

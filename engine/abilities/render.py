@@ -604,6 +604,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                                   "to win the game",
             "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
                                "challenges",
+            "extra_income": f"{r.poss(who)} total income is {p.get('max', 0)} higher",
+            "extra_strength": f"{r.poss(who)} total STR is {p.get('max', 0)} higher in each challenge in which "
+                              f"{r.cards(who)} {'have' if who == 'you' else 'has'} a participating character",
+            "only_characters": f"{r.cards(who)} may play character cards only",
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
