@@ -233,11 +233,17 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
-        phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
+        "(DRW-03..05); `gate_player`: the player of the gate; `hand_max: N`: only a player with N or fewer cards in "
+        "hand as the effect resolves (Forever Listening)",
+        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
+        phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
+                                + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "
+                                   f"{e['hand_max']} or fewer cards in hand" if "hand_max" in e else "")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
     for who in select(g, e.get("player", "you"), ctx):
+        if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
+            continue
         got = g.draw(who, n, by_effect=True)
         g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
     return True
