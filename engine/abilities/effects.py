@@ -874,7 +874,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             if "keep" in e:
                 lo = hi = max(0, len(cands) - int(e["keep"]))
             else:
-                hi = min(int(e.get("count", 1)), len(cands))
+                want = int(ctx.x) if e.get("count") == "x" else int(e.get("count", 1))  # issue 24: X paid
+                hi = min(want, len(cands))
                 lo = 0 if e.get("up_to") else hi
             picks: list = []
             if hi > 0:
@@ -1859,3 +1860,6 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
        keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
        phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
                                + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)
+
+REGISTRY["effect"]["chooses"].keys["count"] = Either(Int(minimum=1), Words("x"), form="N | x")
+REGISTRY["effect"]["chooses"].doc += " (`count: x`: the X paid, Seek out the Traitors)"
