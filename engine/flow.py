@@ -687,7 +687,7 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
         g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name,
                                      "penalty": bool(ev.data.get("penalty"))})
-        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name})
+        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name, "from": "hand"})
         return
         yield
 
@@ -1102,6 +1102,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def winner(g: Game, ev: Event) -> Flow:
         atk = sum(g.strength(c) for c in ch.attackers if not g.uncounted(c))  # core-c: not_counted
         dfn = sum(g.strength(c) for c in ch.defenders if not g.uncounted(c))
+        atk += triggers.extra_prohibited(g, ch.attacker, "extra_strength") if ch.attackers else 0  # Winter is Coming
+        dfn += triggers.extra_prohibited(g, ch.defender, "extra_strength") if ch.defenders else 0
         ch.attacker_strength, ch.defender_strength = atk, dfn
         if atk >= dfn and atk >= 1:  # CHL-12: ties go to an attacker with STR 1 or more
             ch.winner = ch.attacker
@@ -1174,7 +1176,10 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         yield
 
     def unopposed(g: Game, ev: Event) -> Flow:
-        if ch.unopposed:  # CHL-19
+        stop = triggers.prohibited(g, ch.attacker, "unopposed_power") if ch.unopposed else None
+        if stop is not None:  # issue 24: Break Their Defense
+            g.log(f"{ch.attacker} claims no power for the unopposed challenge ({g.name(stop[0])})")
+        elif ch.unopposed:  # CHL-19
             g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
             g.claim_house_power(ch.attacker, 1)
         return

@@ -511,6 +511,7 @@ class Game:
         total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
         if total and triggers.prohibited(self, name, "plot_income") is not None:
             total = 0  # core-b: Blockade
+        total += triggers.extra_prohibited(self, name, "extra_income")  # issue 24: A Beggared Realm
         total += self.bonus(p.house_card, "income") if p.house_card is not None else 0
         if triggers.prohibited(self, name, "income_bonuses") is not None:
             return total  # core-b: Rains of Autumn (characters, locations and attachments)

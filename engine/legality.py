@@ -142,6 +142,9 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     if card not in memo(g, ("hand", name), lambda: set(p.hand)):
         return f"{title} is not in {name}'s hand (MAR-04)"
     d = g.defn(card)
+    stop = triggers.prohibited(g, name, "only_characters") if d.type != "character" else None
+    if stop is not None:  # issue 24: Superior Numbers
+        return f"{name} may play character cards only ({g.name(stop[0])}, GEN-01)"
     if duplicate:
         if not d.unique:
             return f"{title} is not unique, so it cannot be a duplicate (UNQ-05)"
@@ -426,7 +429,7 @@ def challenge_decision(g: Game, name: str) -> Decision:
 def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
     stealthy = [c for c in ch.attackers if g.has_keyword(c, "stealth")]
     targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")
-               and not triggers.cannot_be(g, c, "stealth_target")]
+               and not triggers.cannot_be(g, c, "stealth_target") and not g.cannot(c, "stealth_target")]
     if not stealthy or not targets:
         return None
 

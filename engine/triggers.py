@@ -66,8 +66,8 @@ def _amount(e: dict, default: int = 1) -> int:
 # --- core-c additions ---
 from engine.abilities.constants import weapon_only_problem  # noqa: E402
 from engine.abilities.effects import pay_challenge_tolls, replaced_kill  # noqa: E402
-from engine.abilities.constants import influence_tolls  # noqa: E402  (issue 24)
+from engine.abilities.constants import extra_prohibited, influence_tolls  # noqa: E402  (issue 24)
 from engine.abilities.effects import influence_givers, kneel_influence  # noqa: E402  (issue 24)
 
 __all__ += ["pay_challenge_tolls", "replaced_kill", "weapon_only_problem"]
-__all__ += ["influence_tolls", "influence_givers", "kneel_influence"]
+__all__ += ["extra_prohibited", "influence_tolls", "influence_givers", "kneel_influence"]

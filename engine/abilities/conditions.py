@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, ListOf, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -31,11 +31,12 @@ def _phase(g, want, ctx):
     return g.state.phase == want
 
 
-@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way",
-        phrase=lambda v, r: f"it is {r.article(v)} challenge")
+@condition("challenge_type", Words(*CHALLENGE_TYPES, "any"), "a challenge of this type (`any`: of any type) is "
+           "under way",
+        phrase=lambda v, r: "a challenge is under way" if v == "any" else f"it is {r.article(v)} challenge")
 def _challenge_type(g, want, ctx):
     ch = g.state.challenge
-    return not (ch is None or ch.ended or ch.type != want)
+    return not (ch is None or ch.ended or want != "any" and ch.type != want)
 
 
 COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},
@@ -165,12 +166,13 @@ def _plots_chosen(g, want, ctx):
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-@condition("unopposed", TrueOnly(), "you won the current (or last) challenge unopposed: as the attacker, against "
-                                    "a defending STR of 0 (CHL-19)",
-           phrase=lambda v, r: "you won the challenge unopposed")
+@condition("unopposed", Either(TrueOnly(), Words("any"), form="true | any"),
+           "you won the current (or last) challenge unopposed: as the attacker, against a defending STR of 0 "
+           "(CHL-19); `any`: whoever won it",
+           phrase=lambda v, r: "the challenge was won unopposed" if v == "any" else "you won the challenge unopposed")
 def _unopposed(g, want, ctx):
     ch = g.state.challenge
-    return ch is not None and ch.winner == ctx.player and ch.unopposed
+    return ch is not None and ch.unopposed and (want == "any" or ch.winner == ctx.player)
 
 
 @condition("won_challenges", ListOf(Words(*CHALLENGE_TYPES)), "you have won a challenge of each of these types this "

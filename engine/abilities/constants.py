@@ -58,6 +58,12 @@ def extra_claim(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
+def extra_prohibited(g: Game, player: str, what: str) -> int:
+    """Issue 24 (A Beggared Realm, Winter is Coming): the sum of the ``max`` of the player's ``prohibit: {what:
+    extra_income | extra_strength, max: N}`` in play."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import candidates, immune_to, matches
+from engine.abilities.filters import candidates, challenge_loser, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
@@ -159,6 +159,9 @@ def _power(g, name, e, arg, ctx):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
         holder = g.player(ctx.player).house_card
+    elif src == "loser_house":  # issue 24: the House of the player who lost the challenge (Bloody Trident)
+        loser = challenge_loser(g)
+        holder = g.player(loser).house_card if loser else None
     else:
         found = select(g, src, ctx)
         holder = found[0] if found else None
@@ -182,6 +185,9 @@ def _power_holders(g, src, ctx) -> list[int]:
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
         return [g.player(ctx.player).house_card]
+    if src == "loser_house":
+        loser = challenge_loser(g)
+        return [g.player(loser).house_card] if loser else []
     return list(select(g, src, ctx))
 
 
@@ -227,11 +233,17 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
-        phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
+        "(DRW-03..05); `gate_player`: the player of the gate; `hand_max: N`: only a player with N or fewer cards in "
+        "hand as the effect resolves (Forever Listening)",
+        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
+        phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
+                                + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "
+                                   f"{e['hand_max']} or fewer cards in hand" if "hand_max" in e else "")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
     for who in select(g, e.get("player", "you"), ctx):
+        if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
+            continue
         got = g.draw(who, n, by_effect=True)
         g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
     return True
@@ -385,11 +397,12 @@ def _put_into_play(g, e, arg, ctx):
     for cid in select(g, arg, ctx):
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
+        came_from = g.card(cid).zone
         g.put_in_play(cid, player)
         g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
                                                               else "") + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
-            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player, "from": came_from})
         done = True
     return done
 
@@ -531,7 +544,8 @@ def _one_of_ask(g, e, ctx):
 
 
 @effect("one_of", EffectLists(), "the controller chooses one of the labelled lists (our own words), among those "
-        "whose first effect can be done, and its effects happen in order, each only if the one before resolved; "
+        "whose first effect can be done, and its effects happen in order, each only if the one before resolved "
+        "(a `chooses` in a branch is made as the branch runs); "
         "`look: target | opponent | you` shows the chooser the top card of that player's deck first",
         keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True,
         phrase=lambda v, e, r: r.one_of(v, e))
@@ -865,7 +879,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             if "keep" in e:
                 lo = hi = max(0, len(cands) - int(e["keep"]))
             else:
-                hi = min(int(e.get("count", 1)), len(cands))
+                want = int(ctx.x) if e.get("count") == "x" else int(e.get("count", 1))  # issue 24: X paid
+                hi = min(want, len(cands))
                 lo = 0 if e.get("up_to") else hi
             picks: list = []
             if hi > 0:
@@ -911,7 +926,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
                 g.put_in_play(pick, who)
                 g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
                 if g.state.window is not None:
-                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who})
+                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who,
+                                                 "from": "deck"})
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
@@ -1107,6 +1123,7 @@ def _flow_one(g: Game, e, ctx: Ctx):
             return False
         g.log(f"{ctx.player} chooses {labels[0]} ({g.name(ctx.source)})")
         for item in e[name][labels[0]]:
+            yield from prepare_flow(g, (item,), ctx)  # issue 24: a branch's `chooses` is made as it runs
             if not (yield from _flow_one(g, item, ctx)):
                 return False
         return True
@@ -1819,6 +1836,12 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                 form="FILTER | host_attachments")}, asks=True,
        phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
+
+
+REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
+REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
+
+
 # --- issue 24 (CCG Five Kings Edition) additions ---
 
 def _may_claim_house_power(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1842,3 +1865,6 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
        keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
        phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
                                + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)
+
+REGISTRY["effect"]["chooses"].keys["count"] = Either(Int(minimum=1), Words("x"), form="N | x")
+REGISTRY["effect"]["chooses"].doc += " (`count: x`: the X paid, Seek out the Traitors)"

@@ -39,9 +39,12 @@ event("marshalled", {"card": CARD, "player": PLAYER, "penalty": Bool()}, "a card
       opened_by=(FLOW,),
         phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled")
         + (" with a gold penalty" if w.get("penalty") else ""))
-event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
+event("entered_play", {"card": CARD, "player": PLAYER, "from": Words("hand", "deck", "discard", "dead")},
+      "a card is marshalled or put into play (card, player; `from`: the pile it came from, \"from your hand\")",
       opened_by=(FLOW, EFFECTS, MANUAL),
-        phrase=lambda w, r: f"after {r.event_card(w)} enters play")
+        phrase=lambda w, r: f"after {r.event_card(w)} enters play" + (
+            f" from {'your' if w.get('player') == 'you' else 'a'} "
+            + {"discard": "discard pile", "dead": "dead pile"}.get(w["from"], w["from"]) if w.get("from") else ""))
 event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL),
         phrase=lambda w, r: r.event_by(w, "play", "is played", "an event"))
 event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
@@ -130,7 +133,7 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         return False
     if "penalty" in when and bool(gate.get("penalty")) != bool(when["penalty"]):  # issue 24
         return False
-    for key in ("type", "as", "phase", "source"):
+    for key in ("type", "as", "phase", "source", "from"):
         if key in when and when[key] not in ("any", gate.get(key)):
             return False
     return True

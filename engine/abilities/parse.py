@@ -421,8 +421,15 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("optional_penalty",)
 
 CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
 """no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
-CANNOT = CANNOT + ("attack",)
-"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CANNOT = CANNOT + ("attack", "stealth_target")
+"""attack: the targets cannot be declared as attackers (GEN-01); stealth_target: no attacker's stealth may choose
+them (Unbowed, Unbent, Unbroken; CHL-06)."""
+PROHIBITIONS = PROHIBITIONS + ("unopposed_power", "extra_income", "extra_strength", "only_characters")
+"""unopposed_power: the player claims no power for his unopposed challenges (CHL-19; Break Their Defense);
+extra_income (max: N): his total income is N higher (A Beggared Realm); extra_strength (max: N): his total STR is N
+higher in each challenge he has a participating character in (Winter is Coming); only_characters: he may marshal
+character cards only (Superior Numbers, with triggered_effects for events)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "

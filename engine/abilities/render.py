@@ -224,7 +224,8 @@ class Render:
         else:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
-            what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=n > 1))
+            what = up + (self.filter(v) if n == 1 and not up else f"{'X' if n == 'x' else n} "
+                         + self.filter(v, article_="", plural=n != 1))
         if e.get("among") == "each_player":  # one choice among each player's cards
             return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
                                                                                    "that player controls")
@@ -259,8 +260,9 @@ class Render:
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
-        if isinstance(where, str) and where in ("opponent_house", "your_house", "house"):
-            return {"opponent_house": "your opponent's House card"}.get(where, "your House card")
+        if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
+            return {"opponent_house": "your opponent's House card",
+                    "loser_house": "the losing player's House card"}.get(where, "your House card")
         return self.cards(where)
 
     # --- pieces of noun phrases, for filter phrases ---
@@ -535,6 +537,7 @@ class Render:
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
+                          "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
@@ -600,6 +603,12 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
+            "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
+                               "challenges",
+            "extra_income": f"{r.poss(who)} total income is {p.get('max', 0)} higher",
+            "extra_strength": f"{r.poss(who)} total STR is {p.get('max', 0)} higher in each challenge in which "
+                              f"{r.cards(who)} {'have' if who == 'you' else 'has'} a participating character",
+            "only_characters": f"{r.cards(who)} may play character cards only",
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
