@@ -247,6 +247,9 @@ class Render:
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
         found = self.filter(v, bare=True)
+        if e.get("count") == "any":
+            found = "any number of " + self.filter(v, article_="", plural=True, bare=True)
+            then = f"reveal them and put them into {self.their(who)} hand"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
