@@ -1203,7 +1203,8 @@ def _join_challenge(g, e, arg, ctx):
 
 @effect("skip_standing", card_selector(), "the cards do not stand in the standing phase this round (DOM-03); "
         "other effects may still stand them",
-        phrase=lambda v, e, r: r.subject(v, "do") + " not stand during the standing phase this round")
+        phrase=lambda v, e, r: ((f"have {r.cards(v)} not" if r.imperative else r.subject(v, "do") + " not")
+                                + " stand during the standing phase this round"))
 def _skip_standing(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):

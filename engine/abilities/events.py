@@ -143,3 +143,8 @@ event("card_drawn", {"player": PLAYER}, "a player draws a card: opened once per 
       "draw phase or a card effect, not by setup draws (SET-08); the gate names the player, never the card "
       "(it is hidden in his hand)", opened_by=("engine/game.py",),
       phrase=lambda w, r: f"after {r.event_player(w, 'draw')} a card")
+
+# --- issue 24 (Five Kings Edition) ---
+event("challenge_resolved", {"type": TYPE}, "a challenge is resolved, whoever wins it or if nobody does (type); "
+      "not a challenge that ends before its resolution", opened_by=(FLOW,),
+      phrase=lambda w, r: f"after {r.challenge(w)} resolves")
