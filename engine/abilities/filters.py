@@ -521,6 +521,30 @@ def _doomed(g, cid, want, ctx):
 
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
+@filter_key("trigger", TrueOnly(), "the card of the gate that triggered the ability (`not: {trigger: true}`: "
+                                   "another card)",
+            phrase=lambda v, r: r.post("that is that card"))
+def _trigger(g, cid, want, ctx):
+    return cid == (ctx.gate or {}).get("card")
+
+
+@filter_key("strength_max_trigger", TrueOnly(), "current STR no higher than the current STR of the card of the "
+                                                "gate that triggered the ability",
+            phrase=lambda v, r: r.post("with STR no higher than that card's"))
+def _strength_max_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return False
+    return g.strength(cid) <= g.strength(other)
+
+
+@filter_key("most_attachments", TrueOnly(), "has more attachments than every other character in play",
+            phrase=lambda v, r: r.post("with more attachments than each other character"))
+def _most_attachments(g, cid, want, ctx):
+    mine = len(g.card(cid).attachments)
+    return all(len(g.card(c).attachments) < mine for c in in_play_of_type(g, "character") if c != cid)
+
+
 @filter_key("target", TrueOnly(), "one of this ability's chosen targets (`attached_to: {target: true}`: the "
                                   "attachments on them)",
             phrase=lambda v, r: r.post("that is the chosen card"))
