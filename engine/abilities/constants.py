@@ -647,6 +647,18 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     return len(candidates(g, dict(spec), ctx, any_player=True))
 
 
+def defined_x(g: Game, player: str, cid: int) -> int | None:
+    """Issue 24 (Lady of Schemes): the printed X of the card as its own ``x_is`` constant counts it (read as
+    ``player``'s), or None when no such constant of the card applies."""
+    keys = keys_with(g, "x_is")
+    if keys is not None and g.state.cards[cid].key not in keys:
+        return None
+    for ab in abilities(g, cid):
+        if ab.kind == "constant" and ab.x_is and condition_holds(g, ab.condition, Ctx(cid, player, ab)):
+            return count_for_each(g, ab.x_is, Ctx(cid, player, ab))
+    return None
+
+
 def lower_cost(g: Game, player: str, cid: int) -> int:
     """How much a card's own ``lower_cost`` constants take off the cost of playing it from hand (its
     condition read with the player as its controller)."""

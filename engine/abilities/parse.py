@@ -268,6 +268,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
+    if "x_is" in a:  # issue 24 (Lady of Schemes)
+        FilterSchema({"from": FROM}).check(a["x_is"], where.at("x_is", a, "x_is"))
+        extra["x_is"] = dict(a["x_is"])
     if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
         Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
         extra["plot_claim"] = int(a["plot_claim"])
@@ -286,7 +289,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")))
+                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")),
+                   x_is=extra.get("x_is"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -420,3 +424,9 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
+
+# --- issue 24 (Five Kings Edition, Lady of Schemes) ---
+
+ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
+                        "STR, is the number of matching cards, read in hand and in play")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
