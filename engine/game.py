@@ -386,7 +386,10 @@ class Game:
     def strength(self, card_id: int) -> int:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03). A printed
         X (``strength_x``) with no ability defining it counts as 0 (docs/card-format.md)."""
-        base = self.defn(card_id).strength or 0
+        d = self.defn(card_id)
+        base = d.strength or 0
+        if d.strength_x:  # issue 24 (Lady of Schemes): an X its own text defines (x_is)
+            base = triggers.defined_x(self, self.card(card_id).controller, card_id) or base
         constants = self._constants(card_id)
         # issue 24: "its STR cannot be lowered" (Areo Hotah): every lowering modifier is ignored
         fixed = any("lose_strength" in (m.get("cannot") or ()) for m in constants)

@@ -42,9 +42,10 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities
     (worked out once per ``steady`` context). With no reducer waiting, no gold-penalty constant in play
     and no cost-lowering text on the card, it is the printed cost and the House penalty, kept per game."""
-    keys = triggers.keys_with(g, "lower_cost")
+    keys, xkeys = triggers.keys_with(g, "lower_cost"), triggers.keys_with(g, "x_is")
     if not g.state.reducers and not triggers.constants_modify(g, "gold_penalty") and \
-            keys is not None and g.state.cards[cid].key not in keys:
+            keys is not None and g.state.cards[cid].key not in keys and \
+            xkeys is not None and g.state.cards[cid].key not in xkeys:
         fixed = g.__dict__.setdefault("_fixed_marshal_costs", {})
         key = (name, cid, x, g.state.cards[cid].key)
         found = fixed.get(key)
@@ -57,6 +58,9 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
 def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
+    if d.cost_x:  # issue 24 (Lady of Schemes): X defined by the card's own text, whatever X was announced
+        defined = triggers.defined_x(g, name, cid)
+        base = x if defined is None else defined
     extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \
         if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties

@@ -650,7 +650,32 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx, any_player=True))
+    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(_house_and_plot_cards(g, spec, ctx))
+
+
+def _house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
+def defined_x(g: Game, player: str, cid: int) -> int | None:
+    """Issue 24 (Lady of Schemes): the printed X of the card as its own ``x_is`` constant counts it (read as
+    ``player``'s), or None when no such constant of the card applies."""
+    keys = keys_with(g, "x_is")
+    if keys is not None and g.state.cards[cid].key not in keys:
+        return None
+    for ab in abilities(g, cid):
+        if ab.kind == "constant" and ab.x_is and condition_holds(g, ab.condition, Ctx(cid, player, ab)):
+            return count_for_each(g, ab.x_is, Ctx(cid, player, ab))
+    return None
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:

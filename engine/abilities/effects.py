@@ -915,7 +915,18 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
         pick = None
-        if found:
+        if found and e.get("count") == "any":  # issue 24 (Grey Wind): "any number of" matching cards
+            d = _choice(g, who, f"{g.name(ctx.source)}: choose any number of the cards your search finds", found,
+                        0, len(found), "matching cards of your deck")
+            answer = yield from g.ask(d)
+            for pick in answer["choose"]:
+                found_any = True
+                g.move_to_pile(pick, "hand")
+                g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
+            pick = None
+            if not answer["choose"]:
+                g.log(f"{who} takes nothing from the search ({g.name(ctx.source)})")
+        elif found:
             d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
                         "a matching card of your deck")
             answer = yield from g.ask(d)
@@ -931,7 +942,7 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
-        else:
+        elif not found:
             g.log(f"{who} searches the deck and finds nothing ({g.name(ctx.source)})")
         g.shuffle_deck(who)  # ZON-16
     return found_any
@@ -1227,7 +1238,8 @@ def _join_challenge(g, e, arg, ctx):
 
 @effect("skip_standing", card_selector(), "the cards do not stand in the standing phase this round (DOM-03); "
         "other effects may still stand them",
-        phrase=lambda v, e, r: r.subject(v, "do") + " not stand during the standing phase this round")
+        phrase=lambda v, e, r: ((f"have {r.cards(v)} not" if r.imperative else r.subject(v, "do") + " not")
+                                + " stand during the standing phase this round"))
 def _skip_standing(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1491,6 +1503,9 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 # open `card_revealed` for the card they reveal.
 REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
 REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+REGISTRY["effect"]["search_pick"].keys["count"] = Words("any")  # issue 24: Grey Wind
+REGISTRY["effect"]["search_pick"].doc += ("; `count: any` (to the hand): he chooses any number of the matching cards, "
+                                          "none included, and reveals them")
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):

@@ -155,3 +155,8 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
       "is not claiming, ZON-08)", opened_by=("engine/game.py",),
       phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
                           f"{'your' if w.get('player') == 'you' else 'their'} House")
+
+# --- issue 24 (Five Kings Edition) ---
+event("challenge_resolved", {"type": TYPE}, "a challenge is resolved, whoever wins it or if nobody does (type); "
+      "not a challenge that ends before its resolution", opened_by=(FLOW,),
+      phrase=lambda w, r: f"after {r.challenge(w)} resolves")

@@ -65,6 +65,9 @@ class Ability:
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    x_is: dict | None = None
+    """Issue 24 (Lady of Schemes): the printed X (cost and STR) of this card is the number of cards that match
+    this filter (``from:`` a pile; ``owner: you``), counted whenever it is read."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 

@@ -271,6 +271,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "optional_penalty" in a:  # issue 24 (Veteran Builder, Mance Rayder)
         OPTIONAL_PENALTY.check(a["optional_penalty"], where.at("optional_penalty", a, "optional_penalty"))
         extra["optional_penalty"] = dict(a["optional_penalty"])
+    if "x_is" in a:  # issue 24 (Lady of Schemes)
+        FilterSchema({"from": FROM}).check(a["x_is"], where.at("x_is", a, "x_is"))
+        extra["x_is"] = dict(a["x_is"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -287,7 +290,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
                    optional_penalty=extra.get("optional_penalty"),
-                   as_agenda=bool(a.get("as_agenda")))
+                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -434,3 +437,9 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
+
+# --- issue 24 (Five Kings Edition, Lady of Schemes) ---
+
+ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
+                        "STR, is the number of matching cards, read in hand and in play")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)

@@ -257,6 +257,9 @@ class Render:
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
         found = self.filter(v, bare=True)
+        if e.get("count") == "any":
+            found = "any number of " + self.filter(v, article_="", plural=True, bare=True)
+            then = f"reveal them and put them into {self.their(who)} hand"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
@@ -617,6 +620,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
         out.append(f"while this card {r.predicate(a['terminal'])}, it is killed")
+    if isinstance(a.get("x_is"), dict):  # issue 24: Lady of Schemes
+        out.append("X is the number of " + r.filter(a["x_is"], article_="", plural=True))
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
