@@ -57,8 +57,9 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
 def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
-    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \
-        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer
+    extra = sum(base if m.get("gold_penalty") == "printed_cost" else int(m.get("gold_penalty", 0))
+                for m in g._constants(cid)) \
+        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer; issue 24: X = cost
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)

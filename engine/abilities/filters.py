@@ -500,3 +500,23 @@ def _named(g, cid, want, ctx):
 def _doomed(g, cid, want, ctx):
     doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
     return doomed == bool(want)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@filter_key("strength_below_trigger", TrueOnly(), "current STR lower than the current STR of the card of the gate "
+            "that triggered the ability (Drogon: \"lower than the character that entered play\")",
+            phrase=lambda v, r: r.post("with lower STR than that card"))
+def _strength_below_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return False
+    return g.strength(cid) < g.strength(other)
+
+
+@filter_key("own_house", Bool(), "of its controller's House (true), or not (false: another House's card or a "
+            "neutral one)",
+            phrase=lambda v, r: r.post("of its controller's House" if v else "not of its controller's House"))
+def _own_house(g, cid, want, ctx):
+    houses = g.defn(cid).house or ()
+    return (g.player(g.card(cid).controller).house in houses) == bool(want)

@@ -374,3 +374,10 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+CONSTANT_MODIFY.keys["gold_penalty"] = Either(Int(minimum=None), Words("printed_cost"), form="N | printed_cost")
+"""gold_penalty: printed_cost: each target costs as much more as its own printed cost (Euron Crow's Eye: "X
+more, X is the printed cost")."""

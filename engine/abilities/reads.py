@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger", "doomed")},
+        "count_min", "count_max", "cost_max_trigger", "doomed", "strength_below_trigger", "own_house")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
@@ -159,7 +159,8 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
-    **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed")},
+    **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
+                                          "strength_below_trigger")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 

@@ -436,6 +436,8 @@ class Render:
             return "no " + self.filter(f, article_="", plural=True)
         if lo > 1 and hi is None:
             return f"{lo} or more " + self.filter(f, article_="", plural=True)
+        if hi is not None and "count_min" in f and lo == hi:  # "the only Queen": exactly 1
+            return f"exactly {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None and lo <= 1:
             return f"at most {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None:
@@ -519,7 +521,8 @@ class Render:
             parts.append(v(f"become a {m['become']} only"))
         if m.get("gold_penalty"):
             n = m["gold_penalty"]
-            parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+            parts.append(v("cost X more gold to play (X is its printed cost)" if n == "printed_cost" else
+                           f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
