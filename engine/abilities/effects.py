@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 UNTIL = Words("challenge", "phase", "round")
 PLAYERS = Words("you", "opponent", "each_opponent", "target")
 """Who draws or discards: ``target`` is a chosen player (``choose: {player: ...}``)."""
-DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom", "deck_shuffled")
+PARTICIPATE = ("participate_military", "participate_intrigue", "participate_power")
+"""``cannot: [participate_<type>]``: the card takes no part in challenges of that type (issue 24)."""
 REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
              "remove_icons": ListOf(Words(*ICONS)), "add_keywords": ListOf(Keyword()),
@@ -218,7 +220,8 @@ def _describe_modify(e: dict) -> str:
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
     if e.get("cannot"):
-        parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
+        parts.append("cannot " + " or ".join((f"participate in {w[12:]} challenges" if w.startswith("participate_") else w.replace("_", " "))
+                                             for w in e["cannot"]))
     if e.get("no_kneel"):
         parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
     if e.get("doomed"):
@@ -238,13 +241,14 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
-        "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | participate_military | participate_intrigue | participate_power]`: for the duration the card "
+        "cannot be killed, be discarded from play, be declared as a defender, stand, or take part in a challenge "
+        "of that type (declared or joining: Pious Pacifist), as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", *PARTICIPATE)),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -1136,7 +1140,7 @@ def _join_challenge(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone != "in_play" or cid in ch.attackers + ch.defenders:
+        if c.zone != "in_play" or cid in ch.attackers + ch.defenders or g.cannot(cid, f"participate_{ch.type}"):
             continue
         side = ch.attackers if c.controller == ch.attacker else ch.defenders if c.controller == ch.defender \
             else None

@@ -520,3 +520,13 @@ def _strength_below_trigger(g, cid, want, ctx):
 def _own_house(g, cid, want, ctx):
     houses = g.defn(cid).house or ()
     return (g.player(g.card(cid).controller).house in houses) == bool(want)
+
+
+@filter_key("cost_below_you_control", FilterSchema(form="FILTER"), "printed cost lower than the number of cards "
+            "you control that match the filter (Bringer of the Storm: \"lower than the number of Greyjoy "
+            "characters you control\")",
+            phrase=lambda v, r: r.post("with printed cost lower than the number of "
+                                       + r.filter(v, article_="", plural=True) + " you control"))
+def _cost_below_you_control(g, cid, want, ctx):
+    count = sum(1 for c in candidates(g, dict(want), ctx) if g.card(c).controller == ctx.player)
+    return g.defn(cid).cost is not None and g.defn(cid).cost < count

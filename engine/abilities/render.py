@@ -241,7 +241,9 @@ class Render:
     def set_destination(self, v: Any, to: str) -> str:
         """``set_destination``: "place it in its owner's dead pile instead"."""
         where = {"dead": "in {} dead pile", "discard": "in {} discard pile", "hand": "into {} hand",
-                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}[to]
+                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}.get(to)
+        if where is None:  # deck_shuffled
+            return f"shuffle {self.cards(v)} into {self.owners(v)} deck instead"
         return f"put {self.cards(v)} {where.format(self.owners(v))} instead"
 
     def search_pick(self, v: dict, e: dict) -> str:
@@ -530,6 +532,8 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
+                          **{f"participate_{t}": f"cannot participate in {t} challenges"
+                             for t in ("military", "intrigue", "power")},
                           "be_saved": "cannot be saved"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "

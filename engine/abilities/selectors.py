@@ -133,3 +133,12 @@ def _most_cards_in_hand(g, ctx):
 def _gate_player(g, ctx):
     who = (ctx.gate or {}).get("player")
     return [who] if who else []
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@selector("your_discard_top", "card", "the card on top of your discard pile (none when it is empty)",
+          phrase=lambda r: "your discard pile's top card")
+def _your_discard_top(g, ctx):
+    pile = g.player(ctx.player).discard
+    return [pile[-1]] if pile else []
