@@ -142,3 +142,16 @@ def _gate_player(g, ctx):
 def _your_discard_top(g, ctx):
     pile = g.player(ctx.player).discard
     return [pile[-1]] if pile else []
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@selector("target_controller", "player", "the player who controls the chosen card (each chosen card's controller, "
+          "once)",
+        phrase=lambda r: "their controllers" if r.target_noun() == "them" else "its controller")
+def _target_controller(g, ctx):
+    out: list[str] = []
+    for t in ctx.targets:
+        if isinstance(t, int) and t in g.state.cards and g.card(t).controller not in out:
+            out.append(g.card(t).controller)
+    return out
