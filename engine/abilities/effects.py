@@ -900,13 +900,17 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         to_play = e.get("to") == "play"
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
-        pick = None
-        if found:
-            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
+        picks = []
+        n = 1 if "count" not in e else g.strength(ctx.source) if e["count"] == "self_strength" else int(e["count"])
+        if found and n > 0:
+            hi = min(n, len(found))
+            lo = 0 if e.get("up_to") else hi
+            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
+                        f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
             answer = yield from g.ask(d)
-            pick = answer["choose"][0]
-        if pick is not None:
+            picks = list(answer["choose"])
+        for pick in picks:
             found_any = True
             if to_play:
                 g.put_in_play(pick, who)
@@ -916,7 +920,7 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
-        else:
+        if not picks:
             g.log(f"{who} searches the deck and finds nothing ({g.name(ctx.source)})")
         g.shuffle_deck(who)  # ZON-16
     return found_any
@@ -1475,6 +1479,12 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 # open `card_revealed` for the card they reveal.
 REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
 REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+# issue 24 (Khal Drogo, Balon Greyjoy of the Five Kings Edition): "search your deck for (up to) X cards"
+REGISTRY["effect"]["search_pick"].keys["count"] = Either(Int(minimum=1), Words("self_strength"),
+                                                         form="N | self_strength")
+REGISTRY["effect"]["search_pick"].keys["up_to"] = TrueOnly()
+REGISTRY["effect"]["search_pick"].doc += ("; `count: N | self_strength`: N matching cards (as many as there are; "
+                                          "`self_strength`: this card's current STR), `up_to: true`: up to N")
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):

@@ -258,6 +258,13 @@ class Render:
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
         found = self.filter(v, bare=True)
+        n = e.get("count")
+        if n is not None:  # "search your deck for up to X Warship locations, reveal them ..."
+            then = then.replace(" it ", " them ").replace(" it,", " them,")
+            found = (("up to " if e.get("up_to") else "") + ("X" if n == "self_strength" else str(n)) + " "
+                     + self.filter(v, article_="", plural=True, bare=True))
+            if n == "self_strength":
+                then += " (X is this card's STR)"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
