@@ -608,17 +608,34 @@ def _deck_of(g, sel, ctx) -> str | None:
     return found[0] if found else None
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent"), "the top card of that player's deck "
-        "goes to the discard pile; `count: N`: the top N cards (as many as there are); `each_opponent`: of each "
-        "opponent's deck", keys={"count": Int(minimum=1)},
+def _discard_top_phrase(v, e, r) -> str:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":  # issue 24: Pilfering Stowaway
+        return f"discard the top X cards of {r.poss(v)} deck (X is the chosen card's printed STR)"
+    return (f"discard the top {n} cards of {r.poss(v)} deck" if n > 1
+            else f"discard the top card of {r.poss(v)} deck")
+
+
+def _discard_top_count(g, e, ctx) -> int:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":
+        cards = [t for t in ctx.targets if isinstance(t, int) and t in g.state.cards]
+        return (g.defn(cards[0]).strength or 0) if cards else 0
+    return int(n)
+
+
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
+        "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR",
+        keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
-        phrase=lambda v, e, r: (f"discard the top {e['count']} cards of {r.poss(v)} deck" if e.get("count", 1) > 1
-                                else f"discard the top card of {r.poss(v)} deck"))
+        phrase=_discard_top_phrase)
 def _discard_top(g, e, arg, ctx):
     done = False
     for who in _decks_of(g, arg, ctx):
         deck = g.player(who).deck
-        for _ in range(int(e.get("count", 1))):
+        for _ in range(_discard_top_count(g, e, ctx)):
             if not deck:
                 break
             cid = deck[0]
