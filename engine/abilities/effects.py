@@ -1267,27 +1267,42 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
         phrase=lambda v, e, r: r.cards(e.get("player", "you")) + " may draw " + r.count(v, "card"))(_may_draw)
 
 
-@effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
-        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard")},
-        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
-                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
-                                + (", else discard it" if e.get("otherwise") else "")))
+def _reveal_top_phrase(v, e, r) -> str:
+    if v == "target":  # issue 24: Cape Kraken
+        text = "reveal the top card of that player's deck and put it into its owner's hand"
+    else:
+        text = "reveal the top card of your deck and put it into your hand"
+    text += f" if it is {r.filter(e['card'])}" if e.get("card") else ""
+    return text + {"discard": ", else discard it", "dead": ", else place it in its owner's dead pile"}.get(
+        e.get("otherwise"), "")
+
+
+@effect("reveal_top_to_hand", Words("you", "target"), "reveals the top card of your deck (`target`: of the chosen "
+        "player's) and puts it into its owner's hand (not a draw: the draw cap does not count it); with `card: "
+        "FILTER` only a matching card goes to the hand, and with `otherwise: discard | dead` any other card goes "
+        "to its owner's discard (dead) pile (resolved only when the card goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead")},
+        phrase=_reveal_top_phrase)
 def _reveal_top_to_hand(g, e, arg, ctx):
-    deck = g.player(ctx.player).deck
+    who = ctx.player if arg != "target" else next((t for t in ctx.targets if isinstance(t, str)), None)
+    deck = g.player(who).deck if who else []
     if not deck:
         return False
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
-        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+              f" deck ({g.name(ctx.source)})")
         if e.get("otherwise") == "discard":
             g.move_to_pile(cid, "discard")
             g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        elif e.get("otherwise") == "dead":  # issue 24: Cape Kraken
+            g.move_to_pile(cid, "dead")
+            g.log(f"{g.name(cid)} is placed in {who}'s dead pile ({g.name(ctx.source)})")
+            _gate(g, "dead", cid, who)
         return False
     g.move_to_pile(cid, "hand")
-    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
-          f"({g.name(ctx.source)})")
+    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+          f" deck and puts it into {'hand' if who == ctx.player else who + chr(39) + 's hand'} ({g.name(ctx.source)})")
     return True
 
 
