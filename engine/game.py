@@ -676,6 +676,9 @@ class Game:
             self.move_to_pile(cid, "deck", top=False)
         elif destination == "deck_top":
             self.move_to_pile(cid, "deck", top=True)
+        elif destination == "deck_shuffled":  # issue 24: "shuffle it into its deck instead" (Ser Barristan)
+            self.move_to_pile(cid, "deck", top=True)
+            self.shuffle_deck(self.card(cid).owner)
         else:
             self.move_to_pile(cid, destination)
 
@@ -760,7 +763,7 @@ class Game:
                 continue
             dest = c.moribund
             where = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck_top": "deck",
-                     "deck_bottom": "deck"}[dest]
+                     "deck_bottom": "deck", "deck_shuffled": "deck"}[dest]
             if c.zone != "played":
                 self.log(f"{self.name(cid)} leaves play to {c.owner}'s {where}")
             self.leave_play(cid, dest)

@@ -61,8 +61,9 @@ def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     if d.cost_x:  # issue 24 (Lady of Schemes): X defined by the card's own text, whatever X was announced
         defined = triggers.defined_x(g, name, cid)
         base = x if defined is None else defined
-    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \
-        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer
+    extra = sum(base if m.get("gold_penalty") == "printed_cost" else int(m.get("gold_penalty", 0))
+                for m in g._constants(cid)) \
+        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer; issue 24: X = cost
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
@@ -354,7 +355,8 @@ def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
-            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack"))
+            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack")
+            and not g.cannot(cid, f"participate_{ctype}"))
 
 
 def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
@@ -400,6 +402,8 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
         if g.cannot(cid, "attack"):  # issue 24: Too Blind to See
             return f"{title} cannot be declared as an attacker (GEN-01)"
+        if g.cannot(cid, f"participate_{ctype}"):  # issue 24: Pious Pacifist
+            return f"{title} cannot participate in {ctype} challenges (GEN-01)"
     problem = declared_with_problem(g, attackers, "an attacker")
     if problem:
         return problem
@@ -461,6 +465,7 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
     return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
             and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
+            and not g.cannot(cid, f"participate_{ch.type}")
             and not triggers.cannot_be(g, cid, "defender")
             and triggers.prohibited(g, ch.defender, "declare_defenders") is None
             and only_challenges_problem(g, ch.defender, ch.type, "defenders") is None)
@@ -489,6 +494,8 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
                 raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
             if g.cannot(cid, "defend"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (GEN-01)")
+            if g.cannot(cid, f"participate_{ch.type}"):  # issue 24: Pious Pacifist
+                raise Refused(f"{g.name(cid)} cannot participate in {ch.type} challenges (GEN-01)")
             if triggers.cannot_be(g, cid, "defender"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (its own text, GEN-01)")
             stop = triggers.prohibited(g, ch.defender, "declare_defenders")

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 UNTIL = Words("challenge", "phase", "round")
 PLAYERS = Words("you", "opponent", "each_opponent", "target")
 """Who draws or discards: ``target`` is a chosen player (``choose: {player: ...}``)."""
-DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom", "deck_shuffled")
+PARTICIPATE = ("participate_military", "participate_intrigue", "participate_power")
+"""``cannot: [participate_<type>]``: the card takes no part in challenges of that type (issue 24)."""
 REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
              "remove_icons": ListOf(Words(*ICONS)), "add_keywords": ListOf(Keyword()),
@@ -268,7 +270,8 @@ def _describe_modify(e: dict) -> str:
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
     if e.get("cannot"):
-        parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
+        parts.append("cannot " + " or ".join((f"participate in {w[12:]} challenges" if w.startswith("participate_") else w.replace("_", " "))
+                                             for w in e["cannot"]))
     if e.get("no_kneel"):
         parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
     if e.get("doomed"):
@@ -288,13 +291,16 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand | attack | be_saved]`: for the duration the card cannot be killed, be discarded from play, be "
-        "declared as a defender, stand, be declared as an attacker or be saved, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved | participate_military | participate_intrigue | participate_power]`: for the "
+        "duration the card cannot be killed, be discarded from play, be declared as a defender, stand, be "
+        "declared as an attacker, be saved, or take part in a challenge of that type (declared or joining: Pious "
+        "Pacifist), as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved",
+                                     *PARTICIPATE)),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -616,17 +622,34 @@ def _deck_of(g, sel, ctx) -> str | None:
     return found[0] if found else None
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent"), "the top card of that player's deck "
-        "goes to the discard pile; `count: N`: the top N cards (as many as there are); `each_opponent`: of each "
-        "opponent's deck", keys={"count": Int(minimum=1)},
+def _discard_top_phrase(v, e, r) -> str:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":  # issue 24: Pilfering Stowaway
+        return f"discard the top X cards of {r.poss(v)} deck (X is the chosen card's printed STR)"
+    return (f"discard the top {n} cards of {r.poss(v)} deck" if n > 1
+            else f"discard the top card of {r.poss(v)} deck")
+
+
+def _discard_top_count(g, e, ctx) -> int:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":
+        cards = [t for t in ctx.targets if isinstance(t, int) and t in g.state.cards]
+        return (g.defn(cards[0]).strength or 0) if cards else 0
+    return int(n)
+
+
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
+        "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR",
+        keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
-        phrase=lambda v, e, r: (f"discard the top {e['count']} cards of {r.poss(v)} deck" if e.get("count", 1) > 1
-                                else f"discard the top card of {r.poss(v)} deck"))
+        phrase=_discard_top_phrase)
 def _discard_top(g, e, arg, ctx):
     done = False
     for who in _decks_of(g, arg, ctx):
         deck = g.player(who).deck
-        for _ in range(int(e.get("count", 1))):
+        for _ in range(_discard_top_count(g, e, ctx)):
             if not deck:
                 break
             cid = deck[0]
@@ -914,24 +937,18 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         to_play = e.get("to") == "play"
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
-        pick = None
-        if found and e.get("count") == "any":  # issue 24 (Grey Wind): "any number of" matching cards
-            d = _choice(g, who, f"{g.name(ctx.source)}: choose any number of the cards your search finds", found,
-                        0, len(found), "matching cards of your deck")
-            answer = yield from g.ask(d)
-            for pick in answer["choose"]:
-                found_any = True
-                g.move_to_pile(pick, "hand")
-                g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
-            pick = None
-            if not answer["choose"]:
-                g.log(f"{who} takes nothing from the search ({g.name(ctx.source)})")
-        elif found:
-            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
+        picks = []
+        n = 1 if "count" not in e else g.strength(ctx.source) if e["count"] == "self_strength" \
+            else len(found) if e["count"] == "any" else int(e["count"])
+        if found and n > 0:
+            hi = min(n, len(found))
+            lo = 0 if e.get("up_to") or e["count"] == "any" else hi
+            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
+                        f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
             answer = yield from g.ask(d)
-            pick = answer["choose"][0]
-        if pick is not None:
+            picks = list(answer["choose"])
+        for pick in picks:
             found_any = True
             if to_play:
                 g.put_in_play(pick, who)
@@ -942,7 +959,7 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
-        elif not found:
+        if not picks:
             g.log(f"{who} searches the deck and finds nothing ({g.name(ctx.source)})")
         g.shuffle_deck(who)  # ZON-16
     return found_any
@@ -1223,7 +1240,7 @@ def _join_challenge(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone != "in_play" or cid in ch.attackers + ch.defenders:
+        if c.zone != "in_play" or cid in ch.attackers + ch.defenders or g.cannot(cid, f"participate_{ch.type}"):
             continue
         side = ch.attackers if c.controller == ch.attacker else ch.defenders if c.controller == ch.defender \
             else None
@@ -1274,27 +1291,42 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
         phrase=lambda v, e, r: r.cards(e.get("player", "you")) + " may draw " + r.count(v, "card"))(_may_draw)
 
 
-@effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
-        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard")},
-        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
-                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
-                                + (", else discard it" if e.get("otherwise") else "")))
+def _reveal_top_phrase(v, e, r) -> str:
+    if v == "target":  # issue 24: Cape Kraken
+        text = "reveal the top card of that player's deck and put it into its owner's hand"
+    else:
+        text = "reveal the top card of your deck and put it into your hand"
+    text += f" if it is {r.filter(e['card'])}" if e.get("card") else ""
+    return text + {"discard": ", else discard it", "dead": ", else place it in its owner's dead pile"}.get(
+        e.get("otherwise"), "")
+
+
+@effect("reveal_top_to_hand", Words("you", "target"), "reveals the top card of your deck (`target`: of the chosen "
+        "player's) and puts it into its owner's hand (not a draw: the draw cap does not count it); with `card: "
+        "FILTER` only a matching card goes to the hand, and with `otherwise: discard | dead` any other card goes "
+        "to its owner's discard (dead) pile (resolved only when the card goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead")},
+        phrase=_reveal_top_phrase)
 def _reveal_top_to_hand(g, e, arg, ctx):
-    deck = g.player(ctx.player).deck
+    who = ctx.player if arg != "target" else next((t for t in ctx.targets if isinstance(t, str)), None)
+    deck = g.player(who).deck if who else []
     if not deck:
         return False
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
-        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+              f" deck ({g.name(ctx.source)})")
         if e.get("otherwise") == "discard":
             g.move_to_pile(cid, "discard")
             g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        elif e.get("otherwise") == "dead":  # issue 24: Cape Kraken
+            g.move_to_pile(cid, "dead")
+            g.log(f"{g.name(cid)} is placed in {who}'s dead pile ({g.name(ctx.source)})")
+            _gate(g, "dead", cid, who)
         return False
     g.move_to_pile(cid, "hand")
-    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
-          f"({g.name(ctx.source)})")
+    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+          f" deck and puts it into {'hand' if who == ctx.player else who + chr(39) + 's hand'} ({g.name(ctx.source)})")
     return True
 
 
@@ -1503,9 +1535,14 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 # open `card_revealed` for the card they reveal.
 REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
 REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
-REGISTRY["effect"]["search_pick"].keys["count"] = Words("any")  # issue 24: Grey Wind
-REGISTRY["effect"]["search_pick"].doc += ("; `count: any` (to the hand): he chooses any number of the matching cards, "
-                                          "none included, and reveals them")
+# issue 24 (Khal Drogo, Balon Greyjoy of the Five Kings Edition; Grey Wind): "search your deck for (up to) X cards",
+# "for any number of"
+REGISTRY["effect"]["search_pick"].keys["count"] = Either(Int(minimum=1), Words("self_strength", "any"),
+                                                         form="N | self_strength | any")
+REGISTRY["effect"]["search_pick"].keys["up_to"] = TrueOnly()
+REGISTRY["effect"]["search_pick"].doc += ("; `count: N | self_strength | any`: N matching cards (as many as there are; "
+                                          "`self_strength`: this card's current STR; `any`: any number of them, none "
+                                          "included), `up_to: true`: up to N")
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):

@@ -519,6 +519,36 @@ def _doomed(g, cid, want, ctx):
     return doomed == bool(want)
 
 
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@filter_key("strength_below_trigger", TrueOnly(), "current STR lower than the current STR of the card of the gate "
+            "that triggered the ability (Drogon: \"lower than the character that entered play\")",
+            phrase=lambda v, r: r.post("with lower STR than that card"))
+def _strength_below_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return False
+    return g.strength(cid) < g.strength(other)
+
+
+@filter_key("own_house", Bool(), "of its controller's House (true), or not (false: another House's card or a "
+            "neutral one)",
+            phrase=lambda v, r: r.post("of its controller's House" if v else "not of its controller's House"))
+def _own_house(g, cid, want, ctx):
+    houses = g.defn(cid).house or ()
+    return (g.player(g.card(cid).controller).house in houses) == bool(want)
+
+
+@filter_key("cost_below_you_control", FilterSchema(form="FILTER"), "printed cost lower than the number of cards "
+            "you control that match the filter (Bringer of the Storm: \"lower than the number of Greyjoy "
+            "characters you control\")",
+            phrase=lambda v, r: r.post("with printed cost lower than the number of "
+                                       + r.filter(v, article_="", plural=True) + " you control"))
+def _cost_below_you_control(g, cid, want, ctx):
+    count = sum(1 for c in candidates(g, dict(want), ctx) if g.card(c).controller == ctx.player)
+    return g.defn(cid).cost is not None and g.defn(cid).cost < count
+
+
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
 @filter_key("trigger", TrueOnly(), "the card of the gate that triggered the ability (`not: {trigger: true}`: "

@@ -443,3 +443,9 @@ ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability
 ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
                         "STR, is the number of matching cards, read in hand and in play")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+CONSTANT_MODIFY.keys["gold_penalty"] = Either(Int(minimum=None), Words("printed_cost"), form="N | printed_cost")
+"""gold_penalty: printed_cost: each target costs as much more as its own printed cost (Euron Crow's Eye: "X
+more, X is the printed cost")."""

@@ -248,7 +248,9 @@ class Render:
     def set_destination(self, v: Any, to: str) -> str:
         """``set_destination``: "place it in its owner's dead pile instead"."""
         where = {"dead": "in {} dead pile", "discard": "in {} discard pile", "hand": "into {} hand",
-                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}[to]
+                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}.get(to)
+        if where is None:  # deck_shuffled
+            return f"shuffle {self.cards(v)} into {self.owners(v)} deck instead"
         return f"put {self.cards(v)} {where.format(self.owners(v))} instead"
 
     def search_pick(self, v: dict, e: dict) -> str:
@@ -257,9 +259,16 @@ class Render:
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
         found = self.filter(v, bare=True)
-        if e.get("count") == "any":
+        n = e.get("count")
+        if n == "any":
             found = "any number of " + self.filter(v, article_="", plural=True, bare=True)
-            then = f"reveal them and put them into {self.their(who)} hand"
+            then = then.replace(" it ", " them ").replace(" it,", " them,")
+        elif n is not None:  # "search your deck for up to X Warship locations, reveal them ..."
+            then = then.replace(" it ", " them ").replace(" it,", " them,")
+            found = (("up to " if e.get("up_to") else "") + ("X" if n == "self_strength" else str(n)) + " "
+                     + self.filter(v, article_="", plural=True, bare=True))
+            if n == "self_strength":
+                then += " (X is this card's STR)"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
@@ -448,6 +457,8 @@ class Render:
             return "no " + self.filter(f, article_="", plural=True)
         if lo > 1 and hi is None:
             return f"{lo} or more " + self.filter(f, article_="", plural=True)
+        if hi is not None and "count_min" in f and lo == hi:  # "the only Queen": exactly 1
+            return f"exactly {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None and lo <= 1:
             return f"at most {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None:
@@ -531,7 +542,8 @@ class Render:
             parts.append(v(f"become a {m['become']} only"))
         if m.get("gold_penalty"):
             n = m["gold_penalty"]
-            parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+            parts.append(v("cost X more gold to play (X is its printed cost)" if n == "printed_cost" else
+                           f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -539,6 +551,8 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
+                          **{f"participate_{t}": f"cannot participate in {t} challenges"
+                             for t in ("military", "intrigue", "power")},
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered"}.get(c, c))
