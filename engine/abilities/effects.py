@@ -333,23 +333,28 @@ def _discard_at_random(g, e, arg, ctx):
 
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
-        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")},
+        "control (CTL-01); `owner`: each card under its owner's control (cards the players chose from their own "
+        "hands with `chooses`)", keys={"controller": Words("you", "opponent", "target", "owner")},
         phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
-            "" if e.get("controller", "you") == "you" else f" under {r.poss(e['controller'])} control")))
+            "" if e.get("controller", "you") == "you" else " under their owners' control"
+            if e["controller"] == "owner" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
     done = False
     who = e.get("controller", "you")
-    player = ctx.player if who == "you" else (
+    player = ctx.player if who in ("you", "owner") else (
         next((t for t in ctx.targets if isinstance(t, str)), None) if who == "target" else
         (select(g, "opponent", ctx) or [None])[0])
     if player is None:
         return False
     for cid in select(g, arg, ctx):
+        if who == "owner":
+            player = g.card(cid).owner
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
         g.put_in_play(cid, player)
-        g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
-                                                              else "") + f" ({g.name(ctx.source)})")
+        g.log(f"{player if who == 'owner' else ctx.player} puts {g.name(cid)} into play"
+              + (f" under {player}'s control" if player != ctx.player and who != "owner" else "")
+              + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
             g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
         done = True
