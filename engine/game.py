@@ -595,6 +595,11 @@ class Game:
         c.kneeling = kneeling
         c.facedown = facedown
         self.player(controller).in_play.append(cid)
+        if not (kneeling or facedown):
+            source = triggers.enters_kneeling(self, cid)  # issue 24: King's Landing, Muddy Way
+            if source is not None:
+                c.kneeling = True
+                self.log(f"{self.name(cid)} enters play kneeling ({self.name(source)})")
 
     def attach(self, cid: int, host: int, controller: str, *, duplicate: bool = False) -> None:
         self._detach_from_location(cid)

@@ -14,7 +14,7 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         count_for_each, does_not_kneel, extra_claim, extra_power_to_win, host_types,
                                         lower_cost, prohibited, terminal_conditions, terminal_holds, terminal_victims)
 from engine.abilities.constants import allowed, allowed_for, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
-from engine.abilities.constants import constants_modify, keys_with, spends_gold
+from engine.abilities.constants import constants_modify, enters_kneeling, keys_with, spends_gold
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
@@ -46,7 +46,7 @@ __all__ = [
     "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_cost",
     "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
-    "passives_for", "pay_costs", "prohibited", "extra_claim", "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
+    "passives_for", "pay_costs", "prohibited", "enters_kneeling", "extra_claim", "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
     "terminal_holds", "terminal_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
     "constants_modify", "keys_with", "use_reducer", "victims_of",

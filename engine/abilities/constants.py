@@ -718,6 +718,15 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
     return out
 
 
+def enters_kneeling(g: Game, cid: int) -> int | None:
+    """Issue 24 (King's Landing, Muddy Way): the card in play (the entering card itself too) whose
+    ``enters_kneeling`` filter makes ``cid`` enter play kneeling, or None."""
+    for src, ab in _keyed_sources(g, "enters_kneeling"):
+        if matches(g, cid, ab.enters_kneeling, Ctx(src, g.card(src).controller, ab)):
+            return src
+    return None
+
+
 def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = None, ctype: str | None = None,
           defender: str | None = None) -> list[tuple[int, str, str | None, int]]:
     """The gold tolls (GEN-01) for ``on``: (source, payer, payee, gold); payee None: an opponent of the payer's

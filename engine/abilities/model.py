@@ -61,6 +61,9 @@ class Ability:
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    enters_kneeling: dict | None = None
+    """Issue 24 (King's Landing, Muddy Way): a filter; while this card is in play, the cards that match it
+    enter play kneeling."""
 
     @property
     def is_save_or_cancel(self) -> bool:

@@ -258,6 +258,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
+    if "enters_kneeling" in a:  # issue 24 (Five Kings Edition)
+        FilterSchema().check(a["enters_kneeling"], where.at("enters_kneeling", a, "enters_kneeling"))
+        extra["enters_kneeling"] = dict(a["enters_kneeling"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -272,7 +275,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
+                   enters_kneeling=extra.get("enters_kneeling"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -375,3 +379,10 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+ABILITY_KEYS["enters_kneeling"] = ("a constant: FILTER: while this card is in play, the cards that match it enter play "
+                                   "kneeling (`{self: true}`: this card itself; King's Landing, Muddy Way)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("enters_kneeling",)

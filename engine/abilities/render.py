@@ -635,6 +635,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
+    if isinstance(a.get("enters_kneeling"), dict):
+        ek = a["enters_kneeling"]
+        out.append("this card enters play kneeling" if ek == {"self": True} else
+                   "each " + r.filter(ek, article_="") + " enters play kneeling")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
