@@ -906,7 +906,7 @@ class Game:
     # --- core-b additions ---
     def cannot(self, card_id: int, what: str) -> bool:
         """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
-        defend, stand."""
+        defend, stand, be_removed_from_challenge..."""
         return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
                 or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
 

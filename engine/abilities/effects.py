@@ -276,13 +276,15 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand | attack | be_saved]`: for the duration the card cannot be killed, be discarded from play, be "
-        "declared as a defender, stand, be declared as an attacker or be saved, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved | be_removed_from_challenge]`: for the duration the card cannot be killed, be "
+        "discarded from play, be declared as a defender, stand, be declared as an attacker, be saved or be removed "
+        "from the challenge (by `remove_from_challenge`), as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved",
+                                     "be_removed_from_challenge")),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -418,6 +420,8 @@ def _remove_from_challenge(g, e, arg, ctx):
     ch = g.state.challenge
     done = False
     for cid in select(g, arg, ctx):
+        if g.cannot(cid, "be_removed_from_challenge"):
+            continue  # issue 24: Desert Stocks
         if ch is not None and cid in ch.attackers + ch.defenders:
             (ch.attackers if cid in ch.attackers else ch.defenders).remove(cid)
             g.log(f"{g.name(cid)} is removed from the challenge ({g.name(ctx.source)})")

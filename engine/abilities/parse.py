@@ -428,6 +428,13 @@ CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
 CANNOT = CANNOT + ("attack",)
 """attack: the targets cannot be declared as attackers (GEN-01)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
+
+# --- issue 24 (Five Kings Edition, fk3): Desert Stocks ---
+CANNOT = CANNOT + ("be_removed_from_challenge",)
+"""be_removed_from_challenge: an effect that removes cards from the challenge leaves the targets in it (Desert
+Stocks, with a lasting ``modify``)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

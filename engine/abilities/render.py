@@ -535,7 +535,8 @@ class Render:
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
-                          "lose_strength": "cannot have its STR lowered"}.get(c, c))
+                          "lose_strength": "cannot have its STR lowered",
+                          "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
