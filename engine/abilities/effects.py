@@ -1251,15 +1251,35 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
         "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
-        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard")},
-        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
+        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand); "
+        "`count: N`: the top N cards, each matching one to the hand, the others discarded (`otherwise: discard`) "
+        "or left on top in their order (resolved when one goes to the hand; Desert Hermit)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard"), "count": Int(minimum=2)},
+        phrase=lambda v, e, r: (f"reveal the top {e['count']} cards of your deck, put each "
+                                + (r.filter(e["card"], article_="") if e.get("card") else "card")
+                                + " among them into your hand" + (" and discard the others"
+                                                                  if e.get("otherwise") else "")
+                                if e.get("count") else
+                                "reveal the top card of your deck and put it into your hand"
                                 + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
                                 + (", else discard it" if e.get("otherwise") else "")))
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
         return False
+    if e.get("count"):  # issue 24 (Desert Hermit): the top N cards
+        shown = list(deck[:int(e["count"])])
+        g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
+              f"({g.name(ctx.source)})")
+        taken = [c for c in shown if not e.get("card") or matches(g, c, dict(e["card"]), ctx)]
+        for cid in shown:
+            if cid in taken:
+                g.move_to_pile(cid, "hand")
+                g.log(f"{ctx.player} puts {g.name(cid)} into hand ({g.name(ctx.source)})")
+            elif e.get("otherwise") == "discard":
+                g.move_to_pile(cid, "discard")
+                g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        return bool(taken)
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
         g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
