@@ -503,6 +503,7 @@ class Game:
         p = self.player(name)
         total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
         total += self.bonus(p.house_card, "initiative") if p.house_card is not None else 0
+        total += triggers.extra_initiative(self, name)  # issue 24: Mountain Bandits
         return total + sum(self.bonus(c, "initiative") for c in self.in_play_cards(name))
 
     def income(self, name: str) -> int:

@@ -58,6 +58,12 @@ def extra_claim(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
+def extra_initiative(g: Game, player: str) -> int:
+    """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
+    extra_initiative, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")

@@ -438,3 +438,6 @@ CANNOT = CANNOT + ("be_removed_from_challenge",)
 """be_removed_from_challenge: an effect that removes cards from the challenge leaves the targets in it (Desert
 Stocks, with a lasting ``modify``)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+PROHIBITIONS = PROHIBITIONS + ("extra_initiative",)
+"""extra_initiative (with max: N): those players' initiative is N higher (Mountain Bandits, with ``if``)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
