@@ -1175,6 +1175,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         yield
 
     def renown(g: Game, ev: Event) -> Flow:
+        # issue 24 (Trystane Martell): the last framework event; its responses come after Deadly too
+        g.state.window.gates.append({"event": "challenge_resolved", "player": ch.attacker, "type": ch.type})
         if ch.winner is None:
             return
         side = ch.attackers if ch.winner == ch.attacker else ch.defenders

@@ -51,6 +51,9 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
+event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its winner, claim, unopposed power, "
+      "renown and Deadly are done, whoever won (type)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.challenge(w)} is resolved")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
