@@ -1116,7 +1116,6 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         ch.resolved = True
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
-        g.state.window.gates.append({"event": "challenge_resolved", "type": ch.type})  # issue 24
         if ch.winner:
             g.player(ch.winner).challenges_won.append(ch.type)
             role = "attacker" if ch.winner == ch.attacker else "defender"
@@ -1187,6 +1186,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         yield
 
     def renown(g: Game, ev: Event) -> Flow:
+        # issue 24 (Trystane Martell): the last framework event; its responses come after Deadly too
+        g.state.window.gates.append({"event": "challenge_resolved", "player": ch.attacker, "type": ch.type})
         if ch.winner is None:
             return
         side = ch.attackers if ch.winner == ch.attacker else ch.defenders

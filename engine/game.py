@@ -506,6 +506,7 @@ class Game:
         p = self.player(name)
         total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
         total += self.bonus(p.house_card, "initiative") if p.house_card is not None else 0
+        total += triggers.extra_initiative(self, name)  # issue 24: Mountain Bandits
         return total + sum(self.bonus(c, "initiative") for c in self.in_play_cards(name))
 
     def income(self, name: str) -> int:
@@ -611,6 +612,11 @@ class Game:
         c.kneeling = kneeling
         c.facedown = facedown
         self.player(controller).in_play.append(cid)
+        if not (kneeling or facedown):
+            source = triggers.enters_kneeling(self, cid)  # issue 24: King's Landing, Muddy Way
+            if source is not None:
+                c.kneeling = True
+                self.log(f"{self.name(cid)} enters play kneeling ({self.name(source)})")
 
     def attach(self, cid: int, host: int, controller: str, *, duplicate: bool = False) -> None:
         self._detach_from_location(cid)
@@ -912,7 +918,7 @@ class Game:
     # --- core-b additions ---
     def cannot(self, card_id: int, what: str) -> bool:
         """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
-        defend, stand."""
+        defend, stand, be_removed_from_challenge..."""
         return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
                 or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
 

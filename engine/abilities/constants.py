@@ -64,6 +64,12 @@ def extra_prohibited(g: Game, player: str, what: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
 
 
+def extra_initiative(g: Game, player: str) -> int:
+    """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
+    extra_initiative, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")
@@ -755,6 +761,15 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                 out.append((cid, ab))
     return out
+
+
+def enters_kneeling(g: Game, cid: int) -> int | None:
+    """Issue 24 (King's Landing, Muddy Way): the card in play (the entering card itself too) whose
+    ``enters_kneeling`` filter makes ``cid`` enter play kneeling, or None."""
+    for src, ab in _keyed_sources(g, "enters_kneeling"):
+        if matches(g, cid, ab.enters_kneeling, Ctx(src, g.card(src).controller, ab)):
+            return src
+    return None
 
 
 def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = None, ctype: str | None = None,

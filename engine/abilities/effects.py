@@ -291,16 +291,17 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand | attack | be_saved | participate_military | participate_intrigue | participate_power]`: for the "
-        "duration the card cannot be killed, be discarded from play, be declared as a defender, stand, be "
-        "declared as an attacker, be saved, or take part in a challenge of that type (declared or joining: Pious "
-        "Pacifist), as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved | be_removed_from_challenge | participate_military | participate_intrigue | "
+        "participate_power]`: for the duration the card cannot be killed, be discarded from play, be declared as a "
+        "defender, stand, be declared as an attacker, be saved, be removed from the challenge (by "
+        "`remove_from_challenge`), or take part in a challenge of that type (declared or joining: Pious Pacifist), "
+        "as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
               "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved",
-                                     *PARTICIPATE)),
+                                     "be_removed_from_challenge", *PARTICIPATE)),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -389,24 +390,29 @@ def _discard_at_random(g, e, arg, ctx):
 
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
-        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")},
+        "control (CTL-01); `owner`: each card under its owner's control (cards the players chose from their own "
+        "hands with `chooses`)", keys={"controller": Words("you", "opponent", "target", "owner")},
         phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
-            "" if e.get("controller", "you") == "you" else f" under {r.poss(e['controller'])} control")))
+            "" if e.get("controller", "you") == "you" else " under their owners' control"
+            if e["controller"] == "owner" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
     done = False
     who = e.get("controller", "you")
-    player = ctx.player if who == "you" else (
+    player = ctx.player if who in ("you", "owner") else (
         next((t for t in ctx.targets if isinstance(t, str)), None) if who == "target" else
         (select(g, "opponent", ctx) or [None])[0])
     if player is None:
         return False
     for cid in select(g, arg, ctx):
+        if who == "owner":
+            player = g.card(cid).owner
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
         came_from = g.card(cid).zone
         g.put_in_play(cid, player)
-        g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
-                                                              else "") + f" ({g.name(ctx.source)})")
+        g.log(f"{player if who == 'owner' else ctx.player} puts {g.name(cid)} into play"
+              + (f" under {player}'s control" if player != ctx.player and who != "owner" else "")
+              + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
             g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player, "from": came_from})
         done = True
@@ -432,6 +438,8 @@ def _remove_from_challenge(g, e, arg, ctx):
     ch = g.state.challenge
     done = False
     for cid in select(g, arg, ctx):
+        if g.cannot(cid, "be_removed_from_challenge"):
+            continue  # issue 24: Desert Stocks
         if ch is not None and cid in ch.attackers + ch.defenders:
             (ch.attackers if cid in ch.attackers else ch.defenders).remove(cid)
             g.log(f"{g.name(cid)} is removed from the challenge ({g.name(ctx.source)})")
@@ -1292,6 +1300,10 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 
 def _reveal_top_phrase(v, e, r) -> str:
+    if e.get("count"):  # issue 24: Desert Hermit
+        return (f"reveal the top {e['count']} cards of your deck, put each "
+                + (r.filter(e["card"], article_="") if e.get("card") else "card")
+                + " among them into your hand" + (" and discard the others" if e.get("otherwise") else ""))
     if v == "target":  # issue 24: Cape Kraken
         text = "reveal the top card of that player's deck and put it into its owner's hand"
     else:
@@ -1304,14 +1316,29 @@ def _reveal_top_phrase(v, e, r) -> str:
 @effect("reveal_top_to_hand", Words("you", "target"), "reveals the top card of your deck (`target`: of the chosen "
         "player's) and puts it into its owner's hand (not a draw: the draw cap does not count it); with `card: "
         "FILTER` only a matching card goes to the hand, and with `otherwise: discard | dead` any other card goes "
-        "to its owner's discard (dead) pile (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead")},
+        "to its owner's discard (dead) pile (resolved only when the card goes to the hand); `count: N` (your "
+        "deck): the top N cards, each matching one to the hand, the others discarded (`otherwise: discard`) or "
+        "left on top in their order (resolved when one goes to the hand; Desert Hermit)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead"), "count": Int(minimum=2)},
         phrase=_reveal_top_phrase)
 def _reveal_top_to_hand(g, e, arg, ctx):
     who = ctx.player if arg != "target" else next((t for t in ctx.targets if isinstance(t, str)), None)
     deck = g.player(who).deck if who else []
     if not deck:
         return False
+    if e.get("count"):  # issue 24 (Desert Hermit): the top N cards
+        shown = list(deck[:int(e["count"])])
+        g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
+              f"({g.name(ctx.source)})")
+        taken = [c for c in shown if not e.get("card") or matches(g, c, dict(e["card"]), ctx)]
+        for cid in shown:
+            if cid in taken:
+                g.move_to_pile(cid, "hand")
+                g.log(f"{ctx.player} puts {g.name(cid)} into hand ({g.name(ctx.source)})")
+            elif e.get("otherwise") == "discard":
+                g.move_to_pile(cid, "discard")
+                g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        return bool(taken)
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
         g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"

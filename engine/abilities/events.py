@@ -57,6 +57,9 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
+event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its winner, claim, unopposed power, "
+      "renown and Deadly are done, whoever won (type)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.challenge(w)} is resolved")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
@@ -156,7 +159,3 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
       phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
                           f"{'your' if w.get('player') == 'you' else 'their'} House")
 
-# --- issue 24 (Five Kings Edition) ---
-event("challenge_resolved", {"type": TYPE}, "a challenge is resolved, whoever wins it or if nobody does (type); "
-      "not a challenge that ends before its resolution", opened_by=(FLOW,),
-      phrase=lambda w, r: f"after {r.challenge(w)} resolves")

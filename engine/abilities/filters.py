@@ -59,11 +59,14 @@ def _trait(g, cid, want, ctx):
     return any(g.has_trait(cid, t) for t in _listed(want))
 
 
-@filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House",
-        phrase=lambda v, r: r.pre(" or ".join(h if h == "neutral" else h.capitalize() for h in r.listed(v))))
+@filter_key("house", OneOrList(Words(*HOUSES, "neutral", "yours")), "of the House (any of a list); neutral: no "
+            "House; yours: of your House (in `chooses`, the chooser's: \"a character of his House\")",
+        phrase=lambda v, r: (r.post("of your House") if r.listed(v) == ["yours"] else
+                             r.pre(" or ".join(h if h == "neutral" else h.capitalize() for h in r.listed(v)))))
 def _house(g, cid, want, ctx):
     d = g.defn(cid)
-    return any(h in d.house or (h == "neutral" and not d.house) for h in _listed(want))
+    return any(h in d.house or (h == "neutral" and not d.house)
+               or (h == "yours" and g.player(ctx.player).house in d.house) for h in _listed(want))
 
 
 @filter_key("unique", Bool(), "unique or not",

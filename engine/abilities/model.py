@@ -68,6 +68,9 @@ class Ability:
     x_is: dict | None = None
     """Issue 24 (Lady of Schemes): the printed X (cost and STR) of this card is the number of cards that match
     this filter (``from:`` a pile; ``owner: you``), counted whenever it is read."""
+    enters_kneeling: dict | None = None
+    """Issue 24 (King's Landing, Muddy Way): a filter; while this card is in play, the cards that match it
+    enter play kneeling."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 

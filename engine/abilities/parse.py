@@ -274,6 +274,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "x_is" in a:  # issue 24 (Lady of Schemes)
         FilterSchema({"from": FROM}).check(a["x_is"], where.at("x_is", a, "x_is"))
         extra["x_is"] = dict(a["x_is"])
+    if "enters_kneeling" in a:  # issue 24 (Five Kings Edition)
+        FilterSchema().check(a["enters_kneeling"], where.at("enters_kneeling", a, "enters_kneeling"))
+        extra["enters_kneeling"] = dict(a["enters_kneeling"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -289,7 +292,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   optional_penalty=extra.get("optional_penalty"),
+                   optional_penalty=extra.get("optional_penalty"), enters_kneeling=extra.get("enters_kneeling"),
                    as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"))
 
 
@@ -403,6 +406,13 @@ ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
 
 
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+ABILITY_KEYS["enters_kneeling"] = ("a constant: FILTER: while this card is in play, the cards that match it enter play "
+                                   "kneeling (`{self: true}`: this card itself; King's Landing, Muddy Way)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("enters_kneeling",)
+
+
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
 CANNOT = CANNOT + ("lose_strength",)
@@ -434,6 +444,7 @@ higher in each challenge he has a participating character in (Winter is Coming);
 character cards only (Superior Numbers, with triggered_effects for events)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
@@ -449,3 +460,12 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
 CONSTANT_MODIFY.keys["gold_penalty"] = Either(Int(minimum=None), Words("printed_cost"), form="N | printed_cost")
 """gold_penalty: printed_cost: each target costs as much more as its own printed cost (Euron Crow's Eye: "X
 more, X is the printed cost")."""
+
+# --- issue 24 (Five Kings Edition, fk3): Desert Stocks ---
+CANNOT = CANNOT + ("be_removed_from_challenge",)
+"""be_removed_from_challenge: an effect that removes cards from the challenge leaves the targets in it (Desert
+Stocks, with a lasting ``modify``)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+PROHIBITIONS = PROHIBITIONS + ("extra_initiative",)
+"""extra_initiative (with max: N): those players' initiative is N higher (Mountain Bandits, with ``if``)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

@@ -555,7 +555,8 @@ class Render:
                              for t in ("military", "intrigue", "power")},
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
                           "stealth_target": "cannot be chosen by an opponent's stealth",
-                          "lose_strength": "cannot have its STR lowered"}.get(c, c))
+                          "lose_strength": "cannot have its STR lowered",
+                          "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
@@ -629,6 +630,7 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
+            "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
@@ -692,6 +694,10 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(op, dict):
         what = r.filter(op["card"]) if isinstance(op.get("card"), dict) else "this card"
         out.append(f"you may choose to pay a gold penalty of {op.get('gold')} as you marshal {what}")
+    if isinstance(a.get("enters_kneeling"), dict):
+        ek = a["enters_kneeling"]
+        out.append("this card enters play kneeling" if ek == {"self": True} else
+                   "each " + r.filter(ek, article_="") + " enters play kneeling")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
