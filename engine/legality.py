@@ -271,7 +271,10 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             titles.add(d.name)
         if g.has_keyword(cid, "limited"):
             limited += 1
-        total += (0 if d.cost_x else (d.cost or 0)) + g.gold_penalty(name, cid)
+        penalty = g.gold_penalty(name, cid)
+        if penalty and triggers.constants_modify(g, "gold_penalty"):  # SET-06 with a penalty the agenda lowers
+            penalty = max(0, penalty + sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)))  # (The True Queen)
+        total += (0 if d.cost_x else (d.cost or 0)) + penalty
     for broken in ("at most one Limited card may be placed at setup (SET-04)" if limited > 1 else None,
                    f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
                    if total > SETUP_GOLD else None):

@@ -841,6 +841,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         to_play = e.get("to") == "play"
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
+        if e.get("to") == "agenda":  # issue 24: Recover the Heir
+            found = [c for c in found if _agenda_problem(g, who, c) is None]
         pick = None
         if found:
             d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
@@ -849,7 +851,11 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             pick = answer["choose"][0]
         if pick is not None:
             found_any = True
-            if to_play:
+            if e.get("to") == "agenda":
+                g.place_as_agenda(pick)
+                g.log(f"{who} searches the deck and places {g.name(pick)} on the House card as the agenda "
+                      f"({g.name(ctx.source)})")
+            elif to_play:
                 g.put_in_play(pick, who)
                 g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
                 if g.state.window is not None:
@@ -1403,8 +1409,10 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 
 # search_pick: `to: duplicate` attaches the found card to this card as a duplicate (Rhaegal); both searches
 # open `card_revealed` for the card they reveal.
-REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
-REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate", "agenda")
+REGISTRY["effect"]["search_pick"].doc += ("; `to: duplicate`: attached to this card as a duplicate (UNQ-06); `to: "
+                                          "agenda`: only a character that may become the player's agenda is found "
+                                          "(`place_as_agenda`), and it is placed on his House card as his agenda")
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1531,25 +1539,30 @@ def _reduce_influence(g, e, arg, ctx):
 
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
-           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True)}
-"""``to: deck``: shuffled into the deck (ZON-16)."""
+           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True),
+           "used_plots": ("used_plots", True)}
+"""``to: deck``: shuffled into the deck (ZON-16); ``to: used_plots``: a plot from the plot deck to the used pile."""
+_PLOT_PILES = ("plot_deck", "used_plots")
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
-        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16)",
+        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16); "
+        "`to: used_plots`: a plot of the plot deck (`from: plot_deck`) goes to the used pile",
         keys={"to": Words(*PILE_TO)},
         phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
         else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
-            "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
+            "discard": " in {} discard pile", "dead": " in {} dead pile",
+            "used_plots": " in {} used pile"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
 def _move_between_piles(g, e, arg, ctx):
     zone, top = PILE_TO[e.get("to", "hand")]
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone not in ("hand", "deck", "discard", "dead") or c.zone == zone:
+        if c.zone not in ("hand", "deck", "discard", "dead", "plot_deck") or c.zone == zone \
+                or (c.zone in _PLOT_PILES) != (zone in _PLOT_PILES):  # plots stay among the plot piles
             continue
         was = c.zone
         g.move_to_pile(cid, zone, top=top)
@@ -1561,6 +1574,22 @@ def _move_between_piles(g, e, arg, ctx):
     return done
 
 
+def _agenda_problem(g: Game, player: str, cid: int) -> str | None:
+    """Why the card cannot become the player's agenda (None if it can): it must be able to (its text places it,
+    `place_as_agenda`), the player has no agenda yet (ZON-05), and his House is the card's (a neutral card suits
+    any House)."""
+    d, p = g.defn(cid), g.player(player)
+    if not any(isinstance(a, dict) and any(isinstance(x, dict) and "place_as_agenda" in x for x in a.get("effect") or ())
+               for a in d.abilities):
+        return "its text does not let it become an agenda"
+    if p.agenda is not None:
+        return "there is one already (ZON-05)"
+    houses = {h for h in (d.house if isinstance(d.house, (tuple, list)) else (d.house,)) if h and h != "neutral"}
+    if houses and p.house not in houses:
+        return f"{player}'s House is not {' or '.join(sorted(houses))}"
+    return None
+
+
 @effect("place_as_agenda", Words("self"), "this character, played from your hand and in play under your control, "
         "leaves play and is placed on your House card as your agenda (ZON-05; the FAQ: it has left play, so other "
         "copies may be played): only if you have no agenda and your House is the card's (any House for a neutral "
@@ -1568,16 +1597,13 @@ def _move_between_piles(g, e, arg, ctx):
         "its abilities marked `as_agenda: true` work, and its type is agenda",
         phrase=lambda v, e, r: "place this card on your House card as your agenda")
 def _place_as_agenda(g, e, arg, ctx):
-    cid, p = ctx.source, g.player(ctx.player)
+    cid = ctx.source
     c = g.card(cid)
-    house = g.defn(cid).house
-    houses = {h for h in (house if isinstance(house, (tuple, list)) else (house,)) if h and h != "neutral"}
     if c.zone != "in_play" or c.moribund is not None or c.controller != ctx.player or c.owner != ctx.player:
         return False
-    if p.agenda is not None or (houses and p.house not in houses):
-        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: "
-              + ("there is one already (ZON-05)" if p.agenda is not None
-                 else f"{ctx.player}'s House is not {' or '.join(sorted(houses))}"))
+    problem = _agenda_problem(g, ctx.player, cid)
+    if problem is not None:
+        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: {problem}")
         return False
     g.place_as_agenda(cid)
     g.log(f"{ctx.player} places {g.name(cid)} on the House card as the agenda ({g.name(ctx.source)})")
