@@ -938,6 +938,16 @@ def _discard_cards(g, e, arg, ctx):
     return bool(picks)
 
 
+@effect("reveal_hand", EVERY_PLAYER, "each player named here reveals his hand to every player (the game log lists it)",
+        phrase=lambda v, e, r: r.subject(v, "reveal") + f" {r.their(v)} hand")
+def _reveal_hand(g, e, arg, ctx):
+    for who in select(g, arg, ctx):
+        if isinstance(who, str):
+            hand = g.player(who).hand
+            g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(ctx.source)})")
+    return True
+
+
 def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
     titles = sorted({d.name for d in g.pool.values() if d.type not in ("plot", "agenda", "house")})
     d = _choice(g, ctx.player, f"{g.name(ctx.source)}: name a card", titles, 1, 1, "a card title")

@@ -500,3 +500,11 @@ def _named(g, cid, want, ctx):
 def _doomed(g, cid, want, ctx):
     doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
     return doomed == bool(want)
+
+
+@filter_key("house_of", Words("you", "controller"), "of your House (you: the ability's controller's) or of its own "
+            "controller's House (controller); a neutral card is of no House",
+            phrase=lambda v, r: r.post("of your House" if v == "you" else "of its controller's House"))
+def _house_of(g, cid, want, ctx):
+    who = ctx.player if want == "you" else g.card(cid).controller
+    return g.player(who).house in g.defn(cid).house

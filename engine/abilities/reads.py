@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger", "doomed")},
+        "count_min", "count_max", "cost_max_trigger", "doomed", "house_of")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
