@@ -1008,6 +1008,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
     triggers.pay_challenge_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
     yield from pay_tolls(g, name, legality.declare_tolls(g, name, answer))  # core-d: GEN-01
+    need = triggers.influence_tolls(g, "attack", ch.attackers)  # issue 24: Banished, In Chains
+    if need:
+        yield from triggers.kneel_influence(g, name, need, ch.attackers, "to declare those attackers")
 
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
@@ -1052,6 +1055,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             ch.defenders = list(answer.get("defend", []))
             yield from pay_tolls(g, ch.defender, [t for c in ch.defenders
                                                   for t in triggers.tolls(g, "defend", card=c)])  # core-d
+            need = triggers.influence_tolls(g, "defend", ch.defenders)  # issue 24: Banished, In Chains
+            if need:
+                yield from triggers.kneel_influence(g, ch.defender, need, ch.defenders, "to declare those defenders")
             for c in ch.defenders:
                 if triggers.does_not_kneel(g, c, "defend"):
                     g.log(f"{g.name(c)} defends without kneeling")

@@ -387,15 +387,18 @@ class Game:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03). A printed
         X (``strength_x``) with no ability defining it counts as 0 (docs/card-format.md)."""
         base = self.defn(card_id).strength or 0
-        mods = sum(e.value for e in self._effects_on(card_id, "strength"))
         constants = self._constants(card_id)
+        # issue 24: "its STR cannot be lowered" (Areo Hotah): every lowering modifier is ignored
+        fixed = any("lose_strength" in (m.get("cannot") or ()) for m in constants)
+        keep = (lambda n: max(0, n)) if fixed else (lambda n: n)
+        mods = sum(keep(e.value) for e in self._effects_on(card_id, "strength"))
         printed = [int(m["printed_strength"]) for m in constants if "printed_strength" in m]
-        if printed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
+        if printed and not fixed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
             base = min([base] + printed)
-        mods += sum(int(m.get("strength", 0)) for m in constants)
+        mods += sum(keep(int(m.get("strength", 0))) for m in constants)
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
-            mods += sum(int(m.get("strength_per_attachment", 0)) * n for m in constants)
+            mods += sum(keep(int(m.get("strength_per_attachment", 0)) * n) for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
@@ -518,6 +521,8 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
+        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
+        changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
     def gold_penalty(self, name: str, card_id: int) -> int:
@@ -529,7 +534,9 @@ class Game:
         return 0
 
     def doomed_in_dead(self, name: str) -> int:
-        return sum(1 for c in self.player(name).dead if self.defn(c).doomed)
+        """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
+        count (issue 24: Great Pyramid of Meereen)."""
+        return sum(1 for c in self.player(name).dead if self.defn(c).doomed) + triggers.extra_doomed(self, name)
 
     # -- the log -------------------------------------------------------------
     def log(self, text: str) -> None:

@@ -47,6 +47,21 @@ cost("kneel_self", TrueOnly(), "kneel this card", pay=_pay_kneel_self,
         phrase=lambda v, r: "kneel this card")(_check_kneel_self)
 
 
+def _check_kneel_house(g, player, cid, ab, ctx, value):
+    house = g.player(player).house_card
+    if house is None or g.card(house).kneeling:
+        return f"{player}'s House card must stand to be knelt for {g.name(cid)}'s cost (ZON-06, COS-06)"
+    return None
+
+
+def _pay_kneel_house(g, player, cid, ab, value):
+    g.card(g.player(player).house_card).kneeling = True
+
+
+cost("kneel_house", TrueOnly(), "kneel your House card (the CCG's Commands)", pay=_pay_kneel_house,
+        phrase=lambda v, r: "kneel your House card")(_check_kneel_house)
+
+
 def _check_kneel_host(g, player, cid, ab, ctx, value):
     host = g.card(cid).attached_to
     if host is None or g.card(host).kneeling:

@@ -58,6 +58,9 @@ class Ability:
     """Rules the card opens for every player: "actions_before_reveal"."""
     spend_gold: bool = False
     """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
+    plot_claim: int = 0
+    """Issue 24 (Halls of the Red Keep): while the constant's condition holds, every revealed plot's claim
+    value is this much higher (lower, when negative)."""
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
