@@ -1256,23 +1256,52 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
         phrase=lambda v, e, r: r.cards(e.get("player", "you")) + " may draw " + r.count(v, "card"))(_may_draw)
 
 
+def _reveal_top_phrase(e: dict, r) -> str:
+    n = int(e.get("count", 1))
+    rest = {"discard": "discard the others",
+            "deck_bottom": "put the others on the bottom of your deck"}.get(e.get("otherwise"))
+    if n == 1:
+        return ("reveal the top card of your deck and put it into your hand"
+                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "") + (", else discard it" if rest else ""))
+    which = r.filter(e["card"], article_="") if e.get("card") else "card"
+    return (f"reveal the top {n} cards of your deck and put each {which} among them into your hand"
+            + (f"; {rest}" if rest else ""))
+
+
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
         "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
-        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard")},
-        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
-                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
-                                + (", else discard it" if e.get("otherwise") else "")))
+        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand); "
+        "`count: N`: the top N cards are revealed together, each matching one goes to the hand and the others are "
+        "discarded (`otherwise: discard`) or put on the bottom of the deck (`otherwise: deck_bottom`; resolved "
+        "when at least one goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "deck_bottom"), "count": Int(minimum=1)},
+        phrase=lambda v, e, r: _reveal_top_phrase(e, r))
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
         return False
+    if int(e.get("count", 1)) > 1:  # issue 24: A Test of Knowledge, Pulling the Strings
+        top = list(deck[:int(e["count"])])
+        g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in top)} from the top of the deck "
+              f"({g.name(ctx.source)})")
+        got = False
+        for cid in top:
+            if not e.get("card") or matches(g, cid, dict(e["card"]), ctx):
+                g.move_to_pile(cid, "hand")
+                got = True
+            elif e.get("otherwise") == "discard":
+                g.move_to_pile(cid, "discard")
+            elif e.get("otherwise") == "deck_bottom":
+                g.move_to_pile(cid, "deck", top=False)
+        return got
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
         g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
         if e.get("otherwise") == "discard":
             g.move_to_pile(cid, "discard")
             g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        elif e.get("otherwise") == "deck_bottom":
+            g.move_to_pile(cid, "deck", top=False)
         return False
     g.move_to_pile(cid, "hand")
     g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "

@@ -49,6 +49,8 @@ PLURALS = {"character": "characters", "location": "locations", "attachment": "at
            "plot": "plots", "agenda": "agendas", "house": "House cards", "card": "cards"}
 PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile",
          "plot_deck": "plot deck"}
+ANY_NUMBER = 99
+"""``choose: {count: 99, up_to: true}`` (or more) reads "any number of"."""
 FILTER_EXTRAS = ("count", "up_to", "from", "count_min", "count_max")
 """Keys a filter may carry besides the filter words (counts and the pile), read by the sentence."""
 MARK = "Maester's wording"
@@ -723,6 +725,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
         up = "up to " if choose.get("up_to") else ""
         chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
                                     f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+        if up and n >= ANY_NUMBER:
+            chosen = "choose any number of " + r.filter(choose, article_="", plural=True)
     else:
         chosen = ""
     cost = r.cost(a["cost"]) if a.get("cost") else ""
