@@ -395,7 +395,21 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
                 f"({g.name(found[0][0])}) and has {g.spendable_gold(name)} (GEN-01)")
+    cap = max_declared(g)
+    if cap is not None and len(attackers) > cap:
+        return f"no player may declare more than {cap} attacker{'s' if cap != 1 else ''} now ({cap_source(g)}, GEN-01)"
     return influence_toll_problem(g, name, "attack", attackers)
+
+
+def max_declared(g: Game) -> int | None:
+    """The most attackers or defenders a player may declare in a challenge now (``max_declared``, issue 24: Too
+    Late to Spill the Wine), or None."""
+    caps = [e.value for e in g.state.effects if e.stat == "max_declared"]
+    return min(caps) if caps else None
+
+
+def cap_source(g: Game) -> str:
+    return next(g.name(e.source) for e in g.state.effects if e.stat == "max_declared" and e.value == max_declared(g))
 
 
 def challenge_decision(g: Game, name: str) -> Decision:
@@ -488,6 +502,10 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         problem = declared_with_problem(g, picks, "a defender")
         if problem:
             raise Refused(problem)
+        cap = max_declared(g)
+        if cap is not None and len(picks) > cap:
+            raise Refused(f"no player may declare more than {cap} defender{'s' if cap != 1 else ''} now "
+                          f"({cap_source(g)}, GEN-01)")
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "

@@ -1902,3 +1902,15 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
        keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
        phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
                                + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)
+
+
+@effect("max_declared", Int(minimum=1), "until then (default the phase), no player may declare more than N attackers, "
+        "nor more than N defenders, in a challenge (GEN-01)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + f", no player can declare more than {v} attacker"
+                                f"{'s' if v != 1 else ''} or {v} defender{'s' if v != 1 else ''} in a challenge"))
+def _max_declared(g, e, arg, ctx):
+    holder = g.player(ctx.player).house_card  # the event leaves play as it resolves: the effect is not on it
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "max_declared", int(arg),
+                                  e.get("until", "phase"), ctx.source))
+    g.log(f"{g.name(ctx.source)}: no player may declare more than {arg} attacker(s) or defender(s) in a challenge")
+    return True

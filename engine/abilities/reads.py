@@ -51,6 +51,7 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
+    "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
