@@ -287,7 +287,10 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             titles.add(d.name)
         if g.has_keyword(cid, "limited"):
             limited += 1
-        total += (0 if d.cost_x else (d.cost or 0)) + g.gold_penalty(name, cid)
+        penalty = g.gold_penalty(name, cid)
+        if penalty and triggers.constants_modify(g, "gold_penalty"):  # SET-06 with a penalty the agenda lowers
+            penalty = max(0, penalty + sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)))  # (The True Queen)
+        total += (0 if d.cost_x else (d.cost or 0)) + penalty
     for broken in ("at most one Limited card may be placed at setup (SET-04)" if limited > 1 else None,
                    f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
                    if total > SETUP_GOLD else None):
@@ -411,7 +414,21 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
                 f"({g.name(found[0][0])}) and has {g.spendable_gold(name)} (GEN-01)")
+    cap = max_declared(g)
+    if cap is not None and len(attackers) > cap:
+        return f"no player may declare more than {cap} attacker{'s' if cap != 1 else ''} now ({cap_source(g)}, GEN-01)"
     return influence_toll_problem(g, name, "attack", attackers)
+
+
+def max_declared(g: Game) -> int | None:
+    """The most attackers or defenders a player may declare in a challenge now (``max_declared``, issue 24: Too
+    Late to Spill the Wine), or None."""
+    caps = [e.value for e in g.state.effects if e.stat == "max_declared"]
+    return min(caps) if caps else None
+
+
+def cap_source(g: Game) -> str:
+    return next(g.name(e.source) for e in g.state.effects if e.stat == "max_declared" and e.value == max_declared(g))
 
 
 def challenge_decision(g: Game, name: str) -> Decision:
@@ -507,6 +524,10 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         problem = declared_with_problem(g, picks, "a defender")
         if problem:
             raise Refused(problem)
+        cap = max_declared(g)
+        if cap is not None and len(picks) > cap:
+            raise Refused(f"no player may declare more than {cap} defender{'s' if cap != 1 else ''} now "
+                          f"({cap_source(g)}, GEN-01)")
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "

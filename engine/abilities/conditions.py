@@ -220,3 +220,11 @@ def _your_strength_min(g, want, ctx):
 def _revealed_plot(g, want, ctx):
     return any(p.revealed_plot is not None and not p.eliminated and matches(g, p.revealed_plot, dict(want), ctx)
                for p in g.state.players)
+
+
+@condition("initiative_above", Words("gate_player"), "your total initiative is higher than that of the player of the "
+                                                     "gate (\"than that opponent\": the player who played the event)",
+           phrase=lambda v, r: "your total initiative is higher than that player's")
+def _initiative_above(g, want, ctx):
+    other = (ctx.gate or {}).get("player")
+    return isinstance(other, str) and other != ctx.player and g.initiative(ctx.player) > g.initiative(other)

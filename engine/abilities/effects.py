@@ -945,6 +945,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         to_play = e.get("to") == "play"
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
+        if e.get("to") == "agenda":  # issue 24: Recover the Heir
+            found = [c for c in found if _agenda_problem(g, who, c) is None]
         picks = []
         n = 1 if "count" not in e else g.strength(ctx.source) if e["count"] == "self_strength" \
             else len(found) if e["count"] == "any" else int(e["count"])
@@ -958,7 +960,11 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             picks = list(answer["choose"])
         for pick in picks:
             found_any = True
-            if to_play:
+            if e.get("to") == "agenda":
+                g.place_as_agenda(pick)
+                g.log(f"{who} searches the deck and places {g.name(pick)} on the House card as the agenda "
+                      f"({g.name(ctx.source)})")
+            elif to_play:
                 g.put_in_play(pick, who)
                 g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
                 if g.state.window is not None:
@@ -1040,6 +1046,16 @@ def _discard_cards(g, e, arg, ctx):
     if picks:
         g.log(f"{', '.join(g.name(c) for c in picks)} discarded from hand ({g.name(ctx.source)})")
     return bool(picks)
+
+
+@effect("reveal_hand", EVERY_PLAYER, "each player named here reveals his hand to every player (the game log lists it)",
+        phrase=lambda v, e, r: r.subject(v, "reveal") + f" {r.their(v)} hand")
+def _reveal_hand(g, e, arg, ctx):
+    for who in select(g, arg, ctx):
+        if isinstance(who, str):
+            hand = g.player(who).hand
+            g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(ctx.source)})")
+    return True
 
 
 def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1300,16 +1316,19 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 
 def _reveal_top_phrase(v, e, r) -> str:
-    if e.get("count"):  # issue 24: Desert Hermit
+    if int(e.get("count", 1)) > 1:  # issue 24: Desert Hermit, A Test of Knowledge
         return (f"reveal the top {e['count']} cards of your deck, put each "
                 + (r.filter(e["card"], article_="") if e.get("card") else "card")
-                + " among them into your hand" + (" and discard the others" if e.get("otherwise") else ""))
+                + " among them into your hand" + {"discard": " and discard the others",
+                                                  "deck_bottom": " and put the others on the bottom of your deck"}.get(
+                    e.get("otherwise"), ""))
     if v == "target":  # issue 24: Cape Kraken
         text = "reveal the top card of that player's deck and put it into its owner's hand"
     else:
         text = "reveal the top card of your deck and put it into your hand"
     text += f" if it is {r.filter(e['card'])}" if e.get("card") else ""
-    return text + {"discard": ", else discard it", "dead": ", else place it in its owner's dead pile"}.get(
+    return text + {"discard": ", else discard it", "dead": ", else place it in its owner's dead pile",
+                   "deck_bottom": ", else put it on the bottom of your deck"}.get(
         e.get("otherwise"), "")
 
 
@@ -1318,15 +1337,17 @@ def _reveal_top_phrase(v, e, r) -> str:
         "FILTER` only a matching card goes to the hand, and with `otherwise: discard | dead` any other card goes "
         "to its owner's discard (dead) pile (resolved only when the card goes to the hand); `count: N` (your "
         "deck): the top N cards, each matching one to the hand, the others discarded (`otherwise: discard`) or "
-        "left on top in their order (resolved when one goes to the hand; Desert Hermit)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead"), "count": Int(minimum=2)},
+        "left on top in their order (resolved when one goes to the hand; Desert Hermit); `otherwise: deck_bottom`: "
+        "the others go to the bottom of the deck (A Test of Knowledge)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead", "deck_bottom"),
+              "count": Int(minimum=1)},
         phrase=_reveal_top_phrase)
 def _reveal_top_to_hand(g, e, arg, ctx):
     who = ctx.player if arg != "target" else next((t for t in ctx.targets if isinstance(t, str)), None)
     deck = g.player(who).deck if who else []
     if not deck:
         return False
-    if e.get("count"):  # issue 24 (Desert Hermit): the top N cards
+    if int(e.get("count", 1)) > 1:  # issue 24 (Desert Hermit, A Test of Knowledge): the top N cards
         shown = list(deck[:int(e["count"])])
         g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
               f"({g.name(ctx.source)})")
@@ -1338,6 +1359,8 @@ def _reveal_top_to_hand(g, e, arg, ctx):
             elif e.get("otherwise") == "discard":
                 g.move_to_pile(cid, "discard")
                 g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+            elif e.get("otherwise") == "deck_bottom":
+                g.move_to_pile(cid, "deck", top=False)
         return bool(taken)
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
@@ -1350,6 +1373,8 @@ def _reveal_top_to_hand(g, e, arg, ctx):
             g.move_to_pile(cid, "dead")
             g.log(f"{g.name(cid)} is placed in {who}'s dead pile ({g.name(ctx.source)})")
             _gate(g, "dead", cid, who)
+        elif e.get("otherwise") == "deck_bottom":
+            g.move_to_pile(cid, "deck", top=False)
         return False
     g.move_to_pile(cid, "hand")
     g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
@@ -1560,8 +1585,10 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 
 # search_pick: `to: duplicate` attaches the found card to this card as a duplicate (Rhaegal); both searches
 # open `card_revealed` for the card they reveal.
-REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
-REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate", "agenda")
+REGISTRY["effect"]["search_pick"].doc += ("; `to: duplicate`: attached to this card as a duplicate (UNQ-06); `to: "
+                                          "agenda`: only a character that may become the player's agenda is found "
+                                          "(`place_as_agenda`), and it is placed on his House card as his agenda")
 # issue 24 (Khal Drogo, Balon Greyjoy of the Five Kings Edition; Grey Wind): "search your deck for (up to) X cards",
 # "for any number of"
 REGISTRY["effect"]["search_pick"].keys["count"] = Either(Int(minimum=1), Words("self_strength", "any"),
@@ -1696,25 +1723,30 @@ def _reduce_influence(g, e, arg, ctx):
 
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
-           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True)}
-"""``to: deck``: shuffled into the deck (ZON-16)."""
+           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True),
+           "used_plots": ("used_plots", True)}
+"""``to: deck``: shuffled into the deck (ZON-16); ``to: used_plots``: a plot from the plot deck to the used pile."""
+_PLOT_PILES = ("plot_deck", "used_plots")
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
-        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16)",
+        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16); "
+        "`to: used_plots`: a plot of the plot deck (`from: plot_deck`) goes to the used pile",
         keys={"to": Words(*PILE_TO)},
         phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
         else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
-            "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
+            "discard": " in {} discard pile", "dead": " in {} dead pile",
+            "used_plots": " in {} used pile"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
 def _move_between_piles(g, e, arg, ctx):
     zone, top = PILE_TO[e.get("to", "hand")]
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone not in ("hand", "deck", "discard", "dead") or c.zone == zone:
+        if c.zone not in ("hand", "deck", "discard", "dead", "plot_deck") or c.zone == zone \
+                or (c.zone in _PLOT_PILES) != (zone in _PLOT_PILES):  # plots stay among the plot piles
             continue
         was = c.zone
         g.move_to_pile(cid, zone, top=top)
@@ -1726,6 +1758,22 @@ def _move_between_piles(g, e, arg, ctx):
     return done
 
 
+def _agenda_problem(g: Game, player: str, cid: int) -> str | None:
+    """Why the card cannot become the player's agenda (None if it can): it must be able to (its text places it,
+    `place_as_agenda`), the player has no agenda yet (ZON-05), and his House is the card's (a neutral card suits
+    any House)."""
+    d, p = g.defn(cid), g.player(player)
+    if not any(isinstance(a, dict) and any(isinstance(x, dict) and "place_as_agenda" in x for x in a.get("effect") or ())
+               for a in d.abilities):
+        return "its text does not let it become an agenda"
+    if p.agenda is not None:
+        return "there is one already (ZON-05)"
+    houses = {h for h in (d.house if isinstance(d.house, (tuple, list)) else (d.house,)) if h and h != "neutral"}
+    if houses and p.house not in houses:
+        return f"{player}'s House is not {' or '.join(sorted(houses))}"
+    return None
+
+
 @effect("place_as_agenda", Words("self"), "this character, played from your hand and in play under your control, "
         "leaves play and is placed on your House card as your agenda (ZON-05; the FAQ: it has left play, so other "
         "copies may be played): only if you have no agenda and your House is the card's (any House for a neutral "
@@ -1733,16 +1781,13 @@ def _move_between_piles(g, e, arg, ctx):
         "its abilities marked `as_agenda: true` work, and its type is agenda",
         phrase=lambda v, e, r: "place this card on your House card as your agenda")
 def _place_as_agenda(g, e, arg, ctx):
-    cid, p = ctx.source, g.player(ctx.player)
+    cid = ctx.source
     c = g.card(cid)
-    house = g.defn(cid).house
-    houses = {h for h in (house if isinstance(house, (tuple, list)) else (house,)) if h and h != "neutral"}
     if c.zone != "in_play" or c.moribund is not None or c.controller != ctx.player or c.owner != ctx.player:
         return False
-    if p.agenda is not None or (houses and p.house not in houses):
-        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: "
-              + ("there is one already (ZON-05)" if p.agenda is not None
-                 else f"{ctx.player}'s House is not {' or '.join(sorted(houses))}"))
+    problem = _agenda_problem(g, ctx.player, cid)
+    if problem is not None:
+        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: {problem}")
         return False
     g.place_as_agenda(cid)
     g.log(f"{ctx.player} places {g.name(cid)} on the House card as the agenda ({g.name(ctx.source)})")
@@ -1947,3 +1992,14 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
 
 REGISTRY["effect"]["chooses"].keys["count"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["chooses"].doc += " (`count: x`: the X paid, Seek out the Traitors)"
+
+@effect("max_declared", Int(minimum=1), "until then (default the phase), no player may declare more than N attackers, "
+        "nor more than N defenders, in a challenge (GEN-01)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + f", no player can declare more than {v} attacker"
+                                f"{'s' if v != 1 else ''} or {v} defender{'s' if v != 1 else ''} in a challenge"))
+def _max_declared(g, e, arg, ctx):
+    holder = g.player(ctx.player).house_card  # the event leaves play as it resolves: the effect is not on it
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "max_declared", int(arg),
+                                  e.get("until", "phase"), ctx.source))
+    g.log(f"{g.name(ctx.source)}: no player may declare more than {arg} attacker(s) or defender(s) in a challenge")
+    return True

@@ -552,6 +552,14 @@ def _cost_below_you_control(g, cid, want, ctx):
     return g.defn(cid).cost is not None and g.defn(cid).cost < count
 
 
+@filter_key("house_of", Words("you", "controller"), "of your House (you: the ability's controller's) or of its own "
+            "controller's House (controller); a neutral card is of no House",
+            phrase=lambda v, r: r.post("of your House" if v == "you" else "of its controller's House"))
+def _house_of(g, cid, want, ctx):
+    who = ctx.player if want == "you" else g.card(cid).controller
+    return g.player(who).house in g.defn(cid).house
+
+
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
 @filter_key("trigger", TrueOnly(), "the card of the gate that triggered the ability (`not: {trigger: true}`: "

@@ -277,6 +277,9 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "enters_kneeling" in a:  # issue 24 (Five Kings Edition)
         FilterSchema().check(a["enters_kneeling"], where.at("enters_kneeling", a, "enters_kneeling"))
         extra["enters_kneeling"] = dict(a["enters_kneeling"])
+    if "deck" in a:  # issue 24: an agenda's deck-building rules, checked by cards.deck.check_deck only
+        DECK_RULES.check(a["deck"], where.at("deck", a, "deck"))
+        extra["deck"] = dict(a["deck"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -469,3 +472,12 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 PROHIBITIONS = PROHIBITIONS + ("extra_initiative",)
 """extra_initiative (with max: N): those players' initiative is N higher (Mountain Bandits, with ``if``)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+
+DECK_RULES = Mapping({"no_neutral": ListOf(Words("character", "location", "attachment", "event")),
+                      "house_deck_min": Int(minimum=1), "plots": Int(minimum=1)}, what="deck")
+"""An agenda's deck-building rules (a constant's ``deck``): no neutral cards of these types in the House deck, the
+House deck's smallest size (instead of 60, DCK-02), the plot deck's size (instead of 7, DCK-01). The engine plays
+nothing for them: ``cards.deck.check_deck`` reads them from the agenda's ability data."""
+ABILITY_KEYS["deck"] = ("a constant's deck-building rules (an agenda's): {no_neutral: [character, location, ...], "
+                        "house_deck_min: N, plots: N}, checked by the deck checker (docs/decks.md), nothing in play")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)

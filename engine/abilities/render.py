@@ -47,7 +47,10 @@ LABELS = {"any": "Any Phase", "plot": "Plot", "draw": "Draw", "marshalling": "Ma
           "challenges": "Challenges", "dominance": "Dominance", "standing": "Standing", "taxation": "Taxation"}
 PLURALS = {"character": "characters", "location": "locations", "attachment": "attachments", "event": "events",
            "plot": "plots", "agenda": "agendas", "house": "House cards", "card": "cards"}
-PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile"}
+PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile",
+         "plot_deck": "plot deck"}
+ANY_NUMBER = 99
+"""``choose: {count: 99, up_to: true}`` (or more) reads "any number of"."""
 FILTER_EXTRAS = ("count", "up_to", "from", "count_min", "count_max")
 """Keys a filter may carry besides the filter words (counts and the pile), read by the sentence."""
 MARK = "Maester's wording"
@@ -257,8 +260,10 @@ class Render:
         """``search_pick``: "search your deck for a character, reveal it and put it into your hand, then shuffle"."""
         who = e.get("player", "you")
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
-                "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
-        found = self.filter(v, bare=True)
+                "duplicate": "attach it to this card as a duplicate",
+                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda"}[e.get("to", "hand")]
+        found = self.filter(v, bare=True) + (f" that may become {self.their(who)} agenda" if e.get("to") == "agenda"
+                                             else "")
         n = e.get("count")
         if n == "any":
             found = "any number of " + self.filter(v, article_="", plural=True, bare=True)
@@ -683,6 +688,15 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("you may marshal 1 additional Limited location this round")
     if "extra_limited" in allows:
         out.append("you may play 1 additional Limited card each round")
+    rules = a.get("deck")
+    if isinstance(rules, dict):  # an agenda's deck-building rules
+        if rules.get("no_neutral"):
+            out.append("your deck cannot include neutral " + join([PLURALS.get(t, t + "s") for t in rules["no_neutral"]],
+                                                                  "or"))
+        if rules.get("house_deck_min"):
+            out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
+        if rules.get("plots"):
+            out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
     if "saves_allowed" in allows:
         out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
@@ -748,6 +762,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
         up = "up to " if choose.get("up_to") else ""
         chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
                                     f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+        if up and n >= ANY_NUMBER:
+            chosen = "choose any number of " + r.filter(choose, article_="", plural=True)
     else:
         chosen = ""
     cost = r.cost(a["cost"]) if a.get("cost") else ""
