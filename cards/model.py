@@ -25,9 +25,18 @@ HOUSE_DECK_TYPES = ("character", "location", "attachment", "event")
 ICONS = ("military", "intrigue", "power")
 CRESTS = ("noble", "war", "learned", "holy", "shadow")
 
+ATTACHMENTS_EXCEPT = {
+    "no attachments except weapon": ("Weapon",),
+    "no attachments except boon": ("Boon",),
+    "no attachments except weapon or boon": ("Weapon", "Boon"),
+    "no attachments except weapon or armor": ("Weapon", "Armor"),
+}
+"""The "No attachments except <trait>" keywords the engine models (KW-08, KW-10), with the traits of
+the only attachments the card takes."""
+
 SIMPLE_KEYWORDS = (
     "deadly", "deathbound", "renown", "stealth", "limited", "no attachments", "setup",
-    "no attachments except weapon",
+    *ATTACHMENTS_EXCEPT,
 )
 """Keywords the engine owns as rules (KW-01..KW-09). Immunity is ``immune to <X>``."""
 

@@ -321,7 +321,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
                                             "triggered": True,  # EFF-01: an action or a response
                                             # ZON-05: an agenda's effects cannot be canceled
                                             "cannot_be_canceled": ab.cannot_be_canceled or source_class == "agenda",
-                                            "cannot_be_saved": ab.cannot_be_saved})
+                                            "cannot_be_saved": _unsaveable(g, ab)})
     ctx.event = target_event if ab.is_save_or_cancel else ev
     ctx.x = int(answer.get("x") or 0)
     ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []))[0]
@@ -493,23 +493,29 @@ def _order_checker(g: Game, cards: list[int]):
     return check
 
 
+def _unsaveable(g: Game, ab) -> bool:
+    """The ability's effect cannot be saved from, unless a card in play allows saves (Theon Greyjoy's agenda)."""
+    return ab.cannot_be_saved and not triggers.allowed(g, "saves_allowed")
+
+
 def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
     ctx = triggers.Ctx(cid, owner, ab, gate=gate)
     ev = Event(f"{g.name(cid)}'s passive ability", data={"source": cid, "player": owner,
                                                          "source_class": g.card_type(cid),
                                                          "cannot_be_canceled": ab.cannot_be_canceled
                                                          or g.card_type(cid) == "agenda",
-                                                         "cannot_be_saved": ab.cannot_be_saved})
+                                                         "cannot_be_saved": _unsaveable(g, ab)})
     ctx.event = ev
     if ab.choose is not None:
         legal = triggers.legal_targets(g, cid, ab, ctx)
         if not legal:
             return
         count = min(ab.choose.get("count", 1), len(legal))
-        decision = Decision("choose", owner, f"{g.name(cid)}: choose {count} target{'s' if count > 1 else ''}",
-                            choices=legal, min_count=count, max_count=count,
-                            checker=legality.selection_checker(g, legal, count, count, "a legal target"))
-        if count == len(legal):
+        least = 0 if ab.choose.get("up_to") else count  # "up to N": none is a choice too
+        decision = Decision("choose", owner, f"{g.name(cid)}: choose {'up to ' if least < count else ''}{count} "
+                            f"target{'s' if count > 1 else ''}", choices=legal, min_count=least, max_count=count,
+                            checker=legality.selection_checker(g, legal, least, count, "a legal target"))
+        if least == count == len(legal):
             decision.options = [{"choose": list(legal)}]
         answer = yield from g.ask(decision)
         ctx.targets = list(answer["choose"])
@@ -1002,6 +1008,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
     triggers.pay_challenge_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
     yield from pay_tolls(g, name, legality.declare_tolls(g, name, answer))  # core-d: GEN-01
+    need = triggers.influence_tolls(g, "attack", ch.attackers)  # issue 24: Banished, In Chains
+    if need:
+        yield from triggers.kneel_influence(g, name, need, ch.attackers, "to declare those attackers")
 
     def declare(g: Game, ev: Event) -> Flow:
         names = ", ".join(g.name(c) for c in ch.attackers)
@@ -1046,6 +1055,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             ch.defenders = list(answer.get("defend", []))
             yield from pay_tolls(g, ch.defender, [t for c in ch.defenders
                                                   for t in triggers.tolls(g, "defend", card=c)])  # core-d
+            need = triggers.influence_tolls(g, "defend", ch.defenders)  # issue 24: Banished, In Chains
+            if need:
+                yield from triggers.kneel_influence(g, ch.defender, need, ch.defenders, "to declare those defenders")
             for c in ch.defenders:
                 if triggers.does_not_kneel(g, c, "defend"):
                     g.log(f"{g.name(c)} defends without kneeling")

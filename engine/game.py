@@ -371,6 +371,8 @@ class Game:
         c = st.cards[card_id]
         if c.zone == "attached":
             return "attachment"
+        if c.zone == "agenda":  # a character placed as the agenda is an agenda (the Five Kings agendas)
+            return "agenda"
         if st.effects:  # EFF-12: a card that becomes a character is only a character
             for e in effects_on(self.__dict__, st, card_id, "type"):
                 return e.value
@@ -385,15 +387,18 @@ class Game:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03). A printed
         X (``strength_x``) with no ability defining it counts as 0 (docs/card-format.md)."""
         base = self.defn(card_id).strength or 0
-        mods = sum(e.value for e in self._effects_on(card_id, "strength"))
         constants = self._constants(card_id)
+        # issue 24: "its STR cannot be lowered" (Areo Hotah): every lowering modifier is ignored
+        fixed = any("lose_strength" in (m.get("cannot") or ()) for m in constants)
+        keep = (lambda n: max(0, n)) if fixed else (lambda n: n)
+        mods = sum(keep(e.value) for e in self._effects_on(card_id, "strength"))
         printed = [int(m["printed_strength"]) for m in constants if "printed_strength" in m]
-        if printed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
+        if printed and not fixed:  # issue 24: "its printed STR is reduced to 0" (Under the Guild's Sway)
             base = min([base] + printed)
-        mods += sum(int(m.get("strength", 0)) for m in constants)
+        mods += sum(keep(int(m.get("strength", 0))) for m in constants)
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
-            mods += sum(int(m.get("strength_per_attachment", 0)) * n for m in constants)
+            mods += sum(keep(int(m.get("strength_per_attachment", 0)) * n) for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
@@ -516,6 +521,8 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
+        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
+        changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
     def gold_penalty(self, name: str, card_id: int) -> int:
@@ -527,7 +534,9 @@ class Game:
         return 0
 
     def doomed_in_dead(self, name: str) -> int:
-        return sum(1 for c in self.player(name).dead if self.defn(c).doomed)
+        """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
+        count (issue 24: Great Pyramid of Meereen)."""
+        return sum(1 for c in self.player(name).dead if self.defn(c).doomed) + triggers.extra_doomed(self, name)
 
     # -- the log -------------------------------------------------------------
     def log(self, text: str) -> None:
@@ -654,6 +663,15 @@ class Game:
     def leave_play(self, cid: int, destination: str) -> None:
         """A card physically leaves play: attachments and duplicates to their owners' discard piles,
         power back to the pool, lasting effects on it end (MOR-07, ATT-03, UNQ-10)."""
+        self._clear_for_leaving(cid)
+        if destination == "deck_bottom":
+            self.move_to_pile(cid, "deck", top=False)
+        elif destination == "deck_top":
+            self.move_to_pile(cid, "deck", top=True)
+        else:
+            self.move_to_pile(cid, destination)
+
+    def _clear_for_leaving(self, cid: int) -> None:
         c = self.card(cid)
         if c.zone == "attached":
             self._release_control(cid)
@@ -663,12 +681,20 @@ class Game:
             elif self.card(aid).moribund is None:
                 self.move_to_pile(aid, self.from_play_destination(aid, "discard"))  # ATT-03, KW-04
         self.state.effects = [e for e in self.state.effects if e.target != cid and e.until != f"in_play:{cid}"]
-        if destination == "deck_bottom":
-            self.move_to_pile(cid, "deck", top=False)
-        elif destination == "deck_top":
-            self.move_to_pile(cid, "deck", top=True)
-        else:
-            self.move_to_pile(cid, destination)
+
+    def place_as_agenda(self, cid: int) -> None:
+        """A character in play becomes its owner's agenda (the Five Kings agenda characters): it leaves
+        play like any card (its attachments, duplicates, power and lasting effects go) and lies on the
+        House card as the agenda (ZON-05; the FAQ: it has left play)."""
+        self._clear_for_leaving(cid)
+        c = self.card(cid)
+        if c.tokens.get("gold"):
+            self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        self._detach_from_location(cid)
+        c.zone, c.controller, c.kneeling, c.power, c.facedown = "agenda", c.owner, False, 0, False
+        c.moribund, c.x, c.tokens, c.note = None, 0, {}, ""
+        self.player(c.owner).agenda = cid
+        self.update_challenge_participants()  # CHL-09: a participant that leaves play leaves the challenge
 
     def remove(self, cid: int, destination: str) -> bool:
         """Kill, discard or return a card in play. Inside an action window it becomes
@@ -790,6 +816,8 @@ class Game:
             self.log(f"{name} cannot claim power for House ({self.name(stop[0])})")
             return
         self.card(self.player(name).house_card).power += amount
+        if self.state.window is not None:  # issue 24: Renly Baratheon's agenda
+            self.state.window.gates.append({"event": "house_power_claimed", "player": name})
         self.check_victory()
 
     def add_card_power(self, cid: int, amount: int) -> None:

@@ -339,7 +339,7 @@ def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
-            and not triggers.cannot_be(g, cid, "attacker"))
+            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack"))
 
 
 def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
@@ -349,11 +349,12 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
         return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
-    stop = triggers.prohibited(g, name, "challenges")
-    if stop is not None and len(p.challenges_made) >= int(stop[1].get("max", 0)):
-        n = int(stop[1].get("max", 0))
-        return (f"{name} cannot initiate more than {n} challenge{'s' if n != 1 else ''} this round "
-                f"({g.name(stop[0])}, GEN-01)")
+    for source, stop in triggers.prohibitions(g, name, "challenges"):
+        kind, n = stop.get("type"), int(stop.get("max", 0))  # with a type: challenges of that type only
+        if kind in (None, ctype) and (p.challenges_made.count(kind) if kind else len(p.challenges_made)) >= n:
+            what = f"{kind} challenges" if kind else "challenges"
+            return (f"{name} cannot initiate {f'more than {n} ' if n else ''}{what} this round "
+                    f"({g.name(source)}, GEN-01)")
     opponents = g.opponents(name)
     if against is None and len(opponents) == 1:
         against = opponents[0]
@@ -382,6 +383,8 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
+        if g.cannot(cid, "attack"):  # issue 24: Too Blind to See
+            return f"{title} cannot be declared as an attacker (GEN-01)"
     problem = declared_with_problem(g, attackers, "an attacker")
     if problem:
         return problem
@@ -389,7 +392,7 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
                 f"({g.name(found[0][0])}) and has {g.spendable_gold(name)} (GEN-01)")
-    return None
+    return influence_toll_problem(g, name, "attack", attackers)
 
 
 def challenge_decision(g: Game, name: str) -> Decision:
@@ -486,6 +489,9 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
                           f"({g.name(found[0][0])}) and has {g.spendable_gold(ch.defender)} (GEN-01)")
+        problem = influence_toll_problem(g, ch.defender, "defend", picks)
+        if problem:
+            raise Refused(problem)
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",
@@ -577,4 +583,20 @@ def declared_with_problem(g: Game, cids: list, role: str) -> str | None:
             other = next((o for o in cids if o != cid and triggers.matches(g, o, f, ctx)), None)
             if other is not None:
                 return f"{g.name(cid)} cannot be declared as {role} with {g.name(other)} (its own text, GEN-01)"
+    return None
+
+
+# --- issue 24: influence to kneel to declare (Banished, In Chains) ---
+
+def influence_toll_problem(g: Game, name: str, on: str, cards: list) -> str | None:
+    """The characters declared need ``name`` to kneel influence (an influence toll): his standing cards other
+    than those being declared (they kneel to be declared) must have enough (GEN-01, COS-01)."""
+    need = triggers.influence_tolls(g, on, cards)
+    if not need:
+        return None
+    have = sum(g.bonus(c, "influence") for c in triggers.influence_givers(g, name, cards))
+    if have < need:
+        role = "attackers" if on == "attack" else "defenders"
+        return (f"{name} must kneel {need} influence to declare those {role} and has {have} standing influence "
+                f"besides them (GEN-01, COS-01)")
     return None

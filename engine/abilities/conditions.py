@@ -219,3 +219,23 @@ def _controls_most(g, want, ctx):
             counts[g.card(c).controller] += 1
     wanted = [ctx.player] if who == "you" else [n for n in names if n != ctx.player]
     return any(n in counts and all(counts[n] > counts[m] for m in names if m != n) for n in wanted)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+@condition("your_strength_min", Int(minimum=1), "your total STR in the current (or last) challenge, as its attacker "
+                                                "or defender, is N or more",
+           phrase=lambda v, r: f"you had {v} or more total STR in the challenge")
+def _your_strength_min(g, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ctx.player not in (ch.attacker, ch.defender):
+        return False
+    return (ch.attacker_strength if ctx.player == ch.attacker else ch.defender_strength) >= want
+
+
+@condition("revealed_plot", FilterSchema(form="FILTER"), "the revealed plot of a player (any player's) matches the "
+                                                         "filter (\"while a player has an Others plot revealed\")",
+           phrase=lambda v, r: "a player has " + r.filter({"type": "plot", **v}) + " revealed")
+def _revealed_plot(g, want, ctx):
+    return any(p.revealed_plot is not None and not p.eliminated and matches(g, p.revealed_plot, dict(want), ctx)
+               for p in g.state.players)

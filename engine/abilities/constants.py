@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
@@ -45,6 +46,16 @@ def extra_power_to_win(g: Game, player: str) -> int:
     """Issue 24 (Balon's Follower): the power ``player`` needs beyond 15 to win, one ``prohibit: {what:
     extra_power_to_win, max: N}`` in play after another (each adds its N)."""
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
+
+
+def extra_doomed(g: Game, player: str) -> int:
+    """Issue 24 (Great Pyramid of Meereen): the Doomed cards ``player`` is considered to have in his dead pile
+    beyond the real ones, one ``prohibit: {what: extra_doomed, max: N}`` in play after another."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_doomed"))
+def extra_claim(g: Game, player: str) -> int:
+    """Issue 24 (Dragonstone): how much higher the claim of ``player``'s revealed plot is, one ``prohibit:
+    {what: extra_claim, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
 def prohibitions(g: Game, player: str, what: str):
@@ -669,7 +680,8 @@ def _declared(g: Game, cid: int, field: str, what: str) -> bool:
 def does_not_kneel(g: Game, cid: int, what: str) -> bool:
     """``no_kneel``: the card does not kneel when declared as an attacker (``attack``) or defender
     (``defend``), while its condition holds, or for the duration of a lasting ``modify`` with ``no_kneel``."""
-    return _declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+    return (_declared(g, cid, "no_kneel", what) or any(e.value == what for e in g._effects_on(cid, "no_kneel"))
+            or any(what in (m.get("no_kneel") or ()) for m in g._constants(cid)))  # issue 24: Clash of Kings
 
 
 def cannot_be(g: Game, cid: int, what: str) -> bool:
@@ -682,9 +694,11 @@ def cannot_be(g: Game, cid: int, what: str) -> bool:
 
 def weapon_only_problem(g: Game, attachment: int, host: int) -> str | None:
     """KW-08, KW-10: a card with "No attachments except Weapon" takes only attachments with the Weapon
-    trait (duplicates are not attachments)."""
-    if g.has_keyword(host, "no attachments except weapon") and not g.has_trait(attachment, "Weapon"):
-        return f"{g.name(host)} takes only Weapon attachments (KW-08)"
+    trait (duplicates are not attachments); likewise "... except Boon", "... except Weapon or Boon",
+    "... except Weapon or Armor" (issue 24: the CCG's Five Kings Edition) with those traits."""
+    for keyword, traits in ATTACHMENTS_EXCEPT.items():
+        if g.has_keyword(host, keyword) and not any(g.has_trait(attachment, t) for t in traits):
+            return f"{g.name(host)} takes only {' or '.join(traits)} attachments (KW-08)"
 
 
 # --- core-d additions ---
@@ -720,7 +734,7 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
     out = []
     for src, ab in _keyed_sources(g, "toll"):
         t = ab.toll
-        if on not in t["for"]:
+        if on not in t["for"] or "gold" not in t:  # issue 24: an influence toll is influence_tolls'
             continue
         if on in ("attack", "defend", "trigger"):
             if card is None or g.card(src).attached_to != card:
@@ -735,6 +749,17 @@ def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = Non
         if payer is not None and payer != payee:
             out.append((src, payer, payee, int(t["gold"])))
     return out
+
+
+def influence_tolls(g: Game, on: str, cards: list) -> int:
+    """The influence the controller of ``cards`` must kneel to declare them as attackers (``on``: attack) or
+    defenders (defend): the influence tolls of their attachments (Banished, In Chains; GEN-01)."""
+    need = 0
+    for src, ab in _keyed_sources(g, "toll"):
+        t = ab.toll
+        if "influence" in t and on in t["for"] and g.card(src).attached_to in cards:
+            need += int(t["influence"])
+    return need
 
 
 def toll_total(found: list) -> int:
@@ -825,3 +850,9 @@ def toll_problem(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> str
 def allowed_for(g: Game, player: str, what: str) -> bool:
     """A card that ``player`` controls opens this rule for him (``allows``: ``unopposed_by_4``)."""
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
+
+
+def plot_claim_bonus(g: Game) -> int:
+    """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
+    revealed plot's claim value (``plot_claim: N``)."""
+    return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))

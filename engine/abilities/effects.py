@@ -128,9 +128,12 @@ def _stand(g, e, arg, ctx):
         keys={"amount": Int(minimum=1)},
         phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
                                 if v in ("house", "your_house")
-                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power")))
+                                else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power"))
+        + r.for_each(e.get("for_each")))
 def _claim_power(g, e, arg, ctx):
     n = _amount(e.get("amount", 1), ctx)
+    if "for_each" in e:
+        n *= _reduce_count(g, e["for_each"], ctx)
     if n <= 0:
         return False
     title = g.name(ctx.source)
@@ -148,6 +151,8 @@ POWER_FROM = card_selector("opponent_house", "your_house")
 
 
 def _power(g, name, e, arg, ctx):
+    if arg == "all":  # issue 24: every power token of every card the selector picks (Robert Baratheon)
+        return _all_power(g, name, e, ctx)
     n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
     if src in ("opponent_house",):
@@ -172,8 +177,40 @@ def _power(g, name, e, arg, ctx):
     return n > 0
 
 
-@effect("move_power", Int(minimum=1), "moves N power (moving is not claiming, ZON-08); from defaults to "
-        "opponent_house, to to your_house",
+def _power_holders(g, src, ctx) -> list[int]:
+    if src == "opponent_house":
+        return [g.player(select(g, "opponent", ctx)[0]).house_card]
+    if src == "your_house":
+        return [g.player(ctx.player).house_card]
+    return list(select(g, src, ctx))
+
+
+def _all_power(g, name, e, ctx):
+    holders = [h for h in _power_holders(g, e.get("from", "opponent_house"), ctx) if h is not None]
+    target = None
+    if name == "move_power":
+        dst = e.get("to", "your_house")
+        target = g.player(ctx.player).house_card if dst == "your_house" else (select(g, dst, ctx) or [None])[0]
+    moved = 0
+    for holder in holders:
+        n = g.card(holder).power
+        if holder == target or n <= 0:
+            continue
+        g.card(holder).power -= n
+        if target is not None:
+            g.card(target).power += n
+        moved += n
+        g.log(f"{g.name(ctx.source)}: {n} power {'moved' if name == 'move_power' else 'discarded'} from "
+              f"{g.name(holder)}")
+    g.check_victory()
+    return moved > 0
+
+
+POWER_AMOUNT = Either(Int(minimum=1), Words("all"), form="N | all")
+
+
+@effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
+        "opponent_house, to to your_house; `all`: all the power of every card `from` picks",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
         phrase=lambda v, e, r: (f"move {v} power from {r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
@@ -181,7 +218,8 @@ def _move_power(g, e, arg, ctx):
     return _power(g, "move_power", e, arg, ctx)
 
 
-@effect("discard_power", Int(minimum=1), "discards N power from a House card or a card",
+@effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
+        "every card `from` picks",
         keys={"from": POWER_FROM},
         phrase=lambda v, e, r: f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}")
 def _discard_power(g, e, arg, ctx):
@@ -189,7 +227,7 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05)", keys={"player": PLAYERS},
+        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
         phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
@@ -238,13 +276,13 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand]`: for the duration the card cannot be killed, be discarded from play, be declared as a defender or "
-        "stand, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved]`: for the duration the card cannot be killed, be discarded from play, be "
+        "declared as a defender, stand, be declared as an attacker or be saved, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved")),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -564,19 +602,31 @@ def _deck_of(g, sel, ctx) -> str | None:
     return found[0] if found else None
 
 
-@effect("discard_top", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
-        "discard pile", possible=lambda g, e, ctx: bool(_deck_of(g, e["discard_top"], ctx) and
-                                                        g.player(_deck_of(g, e["discard_top"], ctx)).deck),
-        phrase=lambda v, e, r: f"discard the top card of {r.poss(v)} deck")
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent"), "the top card of that player's deck "
+        "goes to the discard pile; `count: N`: the top N cards (as many as there are); `each_opponent`: of each "
+        "opponent's deck", keys={"count": Int(minimum=1)},
+        possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
+        phrase=lambda v, e, r: (f"discard the top {e['count']} cards of {r.poss(v)} deck" if e.get("count", 1) > 1
+                                else f"discard the top card of {r.poss(v)} deck"))
 def _discard_top(g, e, arg, ctx):
-    who = _deck_of(g, arg, ctx)
-    deck = g.player(who).deck if who else []
-    if not deck:
-        return False
-    cid = deck[0]
-    g.move_to_pile(cid, "discard")
-    g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
-    return True
+    done = False
+    for who in _decks_of(g, arg, ctx):
+        deck = g.player(who).deck
+        for _ in range(int(e.get("count", 1))):
+            if not deck:
+                break
+            cid = deck[0]
+            g.move_to_pile(cid, "discard")
+            g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+            done = True
+    return done
+
+
+def _decks_of(g, sel, ctx) -> list[str]:
+    if sel == "each_opponent":
+        return [n for n in select(g, sel, ctx) if isinstance(n, str) and not g.player(n).eliminated]
+    who = _deck_of(g, sel, ctx)
+    return [who] if who else []
 
 
 @effect("top_to_bottom", Words("you", "opponent", "target"), "the top card of that player's deck goes to the "
@@ -759,9 +809,11 @@ def _choice(g: Game, player: str, prompt: str, choices: list, lo: int, hi: int, 
 
 
 @effect("plot_claim", AMOUNT, "changes the claim value of the players' revealed plots by N (x: the X paid; "
-        "minus_x: lowered by X), floor 0, until the end of the challenge (default)",
+        "minus_x: lowered by X), floor 0, until the end of the challenge (default); `trait: TRAIT`: only "
+        "the revealed plots with that trait (\"all Battle plots\")",
         keys={"player": EVERY_PLAYER, "house": Words(*("stark", "lannister", "baratheon", "greyjoy",
-                                                     "targaryen", "martell")), "until": UNTIL},
+                                                     "targaryen", "martell")), "until": UNTIL,
+              "trait": Text("TRAIT")},
         phrase=lambda v, e, r: r.plot_claim(v, e))
 def _plot_claim(g, e, arg, ctx):
     n = _amount(arg, ctx)
@@ -769,6 +821,8 @@ def _plot_claim(g, e, arg, ctx):
     for who in select(g, e.get("player", "opponent"), ctx):
         p = g.player(who)
         if p.revealed_plot is None or e.get("house") and p.house != e["house"]:
+            continue
+        if e.get("trait") and not g.has_trait(p.revealed_plot, e["trait"]):  # issue 24: "all Battle plots"
             continue
         g.state.effects.append(Effect(p.revealed_plot, "claim", n, e.get("until", "challenge"), ctx.source))
         g.log(f"{g.name(ctx.source)}: the claim of {who}'s {g.name(p.revealed_plot)} {n:+d}")
@@ -820,12 +874,12 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             ctx.unchosen += [c for c in cands if c not in picks]
 
 
-@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you) each choose "
-        "`count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
+@effect("chooses", FilterSchema({"from": FROM}), "in step 1, the players `by` names (default you; `gate_player`: the "
+        "player of the gate) each choose `count` (up to, with `up_to: true`) of the matching cards, or all but `keep`; the filter is read as the "
         "chooser's (`controller: you` = the chooser's own; `among: each_player`: one choice among each player's "
         "cards). Later effects act on `chosen` and `unchosen`",
-        keys={"by": EVERY_PLAYER, "count": Int(minimum=1), "up_to": TrueOnly(), "keep": Int(),
-              "among": Words("own", "each_player")}, prepare=_prepare_chooses,
+        keys={"by": Words(*EVERY_PLAYER.words, "gate_player"), "count": Int(minimum=1), "up_to": TrueOnly(),
+              "keep": Int(), "among": Words("own", "each_player")}, prepare=_prepare_chooses,
         phrase=lambda v, e, r: r.chooses(v, e))
 def _chooses(g, e, arg, ctx):
     return bool(ctx.chosen) or bool(e.get("up_to")) or "keep" in e
@@ -1086,8 +1140,9 @@ def _shuffle_into_deck(g, e, arg, ctx):
 
 @effect("not_counted", card_selector(), "until then (default the challenge), the cards' STR does not count "
         "towards their side's total in the challenge (CHL-12)", keys={"until": UNTIL},
-        phrase=lambda v, e, r: (r.cap(r.poss(v)) + " STR does not count toward the challenge "
-                                + r.until(e.get("until"), "challenge")))
+        phrase=lambda v, e, r: (("have the STR of " + r.cards(v) + " not count" if r.imperative  # after a cost
+                                 else r.cap(r.poss(v)) + " STR does not count")
+                                + " toward the challenge " + r.until(e.get("until"), "challenge")))
 def _not_counted(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1186,13 +1241,23 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
 
 
 @effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it)",
-        phrase=lambda v, e, r: "reveal the top card of your deck and put it into your hand")
+        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
+        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard")},
+        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
+                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
+                                + (", else discard it" if e.get("otherwise") else "")))
 def _reveal_top_to_hand(g, e, arg, ctx):
     deck = g.player(ctx.player).deck
     if not deck:
         return False
     cid = deck[0]
+    if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        if e.get("otherwise") == "discard":
+            g.move_to_pile(cid, "discard")
+            g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        return False
     g.move_to_pile(cid, "hand")
     g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
           f"({g.name(ctx.source)})")
@@ -1312,14 +1377,17 @@ def _move_gold(g, e, arg, ctx):
     return moved > 0
 
 
-@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you may initiate one additional challenge of "
-        "this type this phase (GEN-01: beyond CHL-01's one of each type)",
-        phrase=lambda v, e, r: f"gain an additional {v} challenge this phase")
+@effect("extra_challenge", Words(*("military", "intrigue", "power")), "you (with `player: each_player`, every "
+        "player) may initiate one additional challenge of this type this phase (GEN-01: beyond CHL-01's one of each "
+        "type)", keys={"player": Words("you", "each_player")},
+        phrase=lambda v, e, r: (f"each player may initiate an additional {v} challenge this phase"
+                                if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase"))
 def _extra_challenge(g, e, arg, ctx):
-    holder = g.player(ctx.player).house_card  # the source may be leaving play (Edric Storm pays by leaving)
-    g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
-                                  {"player": ctx.player, "type": arg}, "phase", ctx.source))
-    g.log(f"{ctx.player} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+    for who in select(g, e.get("player", "you"), ctx):
+        holder = g.player(who).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+        g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                      {"player": who, "type": arg}, "phase", ctx.source))
+        g.log(f"{who} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
     return True
 
 
@@ -1527,13 +1595,16 @@ def _reduce_influence(g, e, arg, ctx):
 
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
-           "discard": ("discard", True), "dead": ("dead", True)}
+           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True)}
+"""``to: deck``: shuffled into the deck (ZON-16)."""
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
-        "not a discard from play; a card already in that pile stays", keys={"to": Words(*PILE_TO)},
-        phrase=lambda v, e, r: "put " + r.cards(v) + {
+        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16)",
+        keys={"to": Words(*PILE_TO)},
+        phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
+        else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
             "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
@@ -1548,8 +1619,33 @@ def _move_between_piles(g, e, arg, ctx):
         g.move_to_pile(cid, zone, top=top)
         g.log(f"{g.name(cid) if zone in ('discard', 'dead') or was in ('discard', 'dead') else 'a card'} goes from "
               f"{c.owner}'s {was} to {'the bottom of ' if not top else ''}{c.owner}'s {zone} ({g.name(ctx.source)})")
+        if e.get("to") == "deck":
+            g.shuffle_deck(c.owner)  # ZON-16
         done = True
     return done
+
+
+@effect("place_as_agenda", Words("self"), "this character, played from your hand and in play under your control, "
+        "leaves play and is placed on your House card as your agenda (ZON-05; the FAQ: it has left play, so other "
+        "copies may be played): only if you have no agenda and your House is the card's (any House for a neutral "
+        "card); its attachments and duplicates are discarded, its power and tokens go. While it is the agenda, only "
+        "its abilities marked `as_agenda: true` work, and its type is agenda",
+        phrase=lambda v, e, r: "place this card on your House card as your agenda")
+def _place_as_agenda(g, e, arg, ctx):
+    cid, p = ctx.source, g.player(ctx.player)
+    c = g.card(cid)
+    house = g.defn(cid).house
+    houses = {h for h in (house if isinstance(house, (tuple, list)) else (house,)) if h and h != "neutral"}
+    if c.zone != "in_play" or c.moribund is not None or c.controller != ctx.player or c.owner != ctx.player:
+        return False
+    if p.agenda is not None or (houses and p.house not in houses):
+        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: "
+              + ("there is one already (ZON-05)" if p.agenda is not None
+                 else f"{ctx.player}'s House is not {' or '.join(sorted(houses))}"))
+        return False
+    g.place_as_agenda(cid)
+    g.log(f"{ctx.player} places {g.name(cid)} on the House card as the agenda ({g.name(ctx.source)})")
+    return True
 
 
 def _unless_discard_hand(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1614,6 +1710,10 @@ REGISTRY["effect"]["modify"].keys["strength"] = AMOUNT
 REGISTRY["effect"]["modify"].doc += "; `strength: x | minus_x`: plus or minus the X paid"
 REGISTRY["effect"]["claim_power"].keys["amount"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
+# Issue 24 (True King's Bannerman): "X power, X the number of ..." counted as the effect resolves.
+REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
+                                          "(in play, or in your pile that `from:` names), counted as it resolves")
 
 def _reduce_count(g, for_each, ctx) -> int:
     if for_each == "host_attachments":
@@ -1639,3 +1739,101 @@ def _only_challenges(g, e, arg, ctx):
                                   e.get("until", "round"), ctx.source))
     g.log(f"{g.name(ctx.source)}: {ctx.player} declares attackers and defenders only in {arg} challenges")
     return True
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*EVERY_PLAYER.words, "gate_player")
+"""``by: gate_player``: the player of the gate chooses ("the player who controls that character": Cersei
+Lannister of the CCG, on a ``cancelable`` gate)."""
+# --- issue 24: "unless that player kneels X influence" (Standard of the Kraken, Banished) ---
+
+def influence_givers(g: Game, player: str, exclude=()) -> list[int]:
+    """The standing cards ``player`` controls that can kneel to pay influence (COS-01, COS-05): his cards in
+    play and his House card, less ``exclude``."""
+    cards = list(g.in_play_cards(player)) + [g.player(player).house_card]
+    return [c for c in cards if c is not None and c not in exclude and not g.card(c).kneeling
+            and g.bonus(c, "influence") > 0]
+
+
+def kneel_influence(g: Game, player: str, need: int, exclude=(), why: str = ""):
+    """``player`` kneels standing cards of his whose influence adds up to ``need`` or more (COS-01), choosing
+    them one at a time when there is a choice (each pick is legal, so any answer works); the caller checked
+    that he has enough. Paying influence is a cost, not a kneel effect (COS-03). Returns the knelt cards."""
+    givers = influence_givers(g, player, exclude)
+    knelt: list[int] = []
+    total = 0
+    while total < need:
+        left = [c for c in givers if c not in knelt]
+        if not left:
+            break
+        rest = need - total
+        values = [g.bonus(c, "influence") for c in left]
+        if len(left) == 1 or sum(values) - min(values) < rest:  # every card left is needed: no choice
+            pick = left[0]
+        else:
+            answer = yield from g.ask(_choice(g, player, f"{why}: choose a card to kneel for influence "
+                                                         f"({rest} more needed)", left, 1, 1, "a card with influence"))
+            pick = answer["choose"][0]
+        knelt.append(pick)
+        total += g.bonus(pick, "influence")
+    for c in knelt:
+        g.card(c).kneeling = True
+    if knelt:
+        g.log(f"{player} kneels {', '.join(g.name(c) for c in knelt)} for {need} influence ({why})")
+    return knelt
+
+
+def _unless_influence(g: Game, e: dict, arg: Any, ctx: Ctx):
+    need = int(arg) * (_reduce_count(g, e["for_each"], ctx) if e.get("for_each") else 1)
+    title = g.name(ctx.source)
+    for who in select(g, e.get("player", "opponent"), ctx):
+        if who == ctx.player or g.player(who).eliminated:
+            continue
+        have = sum(g.bonus(c, "influence") for c in influence_givers(g, who))
+        if have < need:
+            g.log(f"{who} cannot kneel {need} influence to prevent {title}'s effect (has {have} standing)")
+            continue
+        d = _choice(g, who, f"{title}: kneel {need} influence to prevent its effect, or allow it",
+                    ["kneel_influence", "allow"], 1, 1, "kneel_influence or allow")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "kneel_influence":
+            yield from kneel_influence(g, who, need, (), f"to prevent {title}'s effect")
+            return False
+        g.log(f"{who} does not prevent {title}'s effect")
+    return True
+
+
+effect("unless_influence", Int(minimum=1), "each player named here (default opponent; `target_controller`: the "
+       "chosen card's controller), in turn, may kneel N influence (COS-01; N times the count of `for_each`, as in "
+       "`reduce`) to prevent the effect (`choose: [kneel_influence]`, then the cards one at a time when there is a "
+       "choice, or `[allow]`; not asked when he has too little standing influence); it resolves only if nobody "
+       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`",
+       keys={"player": Words("opponent", "each_opponent", "target", "target_controller"),
+             "for_each": Either(Words("host_attachments"), FilterSchema({"from": FROM}),
+                                form="FILTER | host_attachments")}, asks=True,
+       phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
+                               + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+def _may_claim_house_power(g: Game, e: dict, arg: Any, ctx: Ctx):
+    done = False
+    n = int(arg)
+    for who in select(g, e.get("player", "you"), ctx):
+        d = _choice(g, who, f"{g.name(ctx.source)}: you may gain {n} power for your House", ["claim", "pass"], 1, 1,
+                    "claim or pass")
+        answer = yield from g.ask(d)
+        if answer["choose"][0] == "claim":
+            g.log(f"{who} claims {n} power for House with {g.name(ctx.source)}")
+            g.claim_house_power(who, n)
+            done = True
+        else:
+            g.log(f"{who} chooses not to claim power ({g.name(ctx.source)})")
+    return done
+
+
+effect("may_claim_house_power", Int(minimum=1), "each player of `player` (default you; `gate_player`: the player of "
+       "the gate) may claim N power for his House: that player decides (`choose: [claim]` or `[pass]`)",
+       keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
+       phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
+                               + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)

@@ -143,3 +143,7 @@ event("card_drawn", {"player": PLAYER}, "a player draws a card: opened once per 
       "draw phase or a card effect, not by setup draws (SET-08); the gate names the player, never the card "
       "(it is hidden in his hand)", opened_by=("engine/game.py",),
       phrase=lambda w, r: f"after {r.event_player(w, 'draw')} a card")
+event("house_power_claimed", {"player": PLAYER}, "a player claims power for his House (the player; moving power "
+      "is not claiming, ZON-08)", opened_by=("engine/game.py",),
+      phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
+                          f"{'your' if w.get('player') == 'you' else 'their'} House")

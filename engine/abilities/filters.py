@@ -434,7 +434,8 @@ def _attachments_max(g, cid, want, ctx):
 
 @filter_key("attached_to", FilterSchema(form="FILTER"), "is attached to a card that matches the filter "
             "(`{self: true}`: to this card)",
-        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else r.filter(v))))
+        phrase=lambda v, r: r.post("attached to " + ("this card" if v.get("self") else
+                                                     "it" if v == {"target": True} else r.filter(v))))
 def _attached_to(g, cid, want, ctx):
     host = g.card(cid).attached_to
     return host is not None and matches(g, host, dict(want), ctx)
@@ -453,6 +454,22 @@ def _cost_max_your_gold(g, cid, want, ctx):
 def _attacking_alone(g, cid, want, ctx):
     ch = g.state.challenge
     return ch is not None and list(ch.attackers) == [cid]
+
+
+@filter_key("participating_alone", TrueOnly(), "the only attacker or the only defender of the current (or just "
+                                             "resolved) challenge (\"participated alone\")",
+        phrase=lambda v, r: r.pre("participating alone"))
+def _participating_alone(g, cid, want, ctx):
+    ch = g.state.challenge
+    return ch is not None and (list(ch.attackers) == [cid] or list(ch.defenders) == [cid])
+
+
+@filter_key("strength_below_count", FilterSchema(form="FILTER"), "current STR lower than the number of cards you "
+                                                                 "control that match the filter",
+        phrase=lambda v, r: r.post("with STR lower than the number of " + r.filter(v, article_="", plural=True)
+                                   + " you control"))
+def _strength_below_count(g, cid, want, ctx):  # issue 24: Frozen Fighters
+    return g.strength(cid) < len(candidates(g, {**want, "controller": "you"}, ctx))
 
 
 def strength_changed(g: Game, cid: int) -> bool:
@@ -500,3 +517,36 @@ def _named(g, cid, want, ctx):
 def _doomed(g, cid, want, ctx):
     doomed = bool(g.defn(cid).doomed) or any(e.value for e in effects_on(g.__dict__, g.state, cid, "doomed"))
     return doomed == bool(want)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+@filter_key("trigger", TrueOnly(), "the card of the gate that triggered the ability (`not: {trigger: true}`: "
+                                   "another card)",
+            phrase=lambda v, r: r.post("that is that card"))
+def _trigger(g, cid, want, ctx):
+    return cid == (ctx.gate or {}).get("card")
+
+
+@filter_key("strength_max_trigger", TrueOnly(), "current STR no higher than the current STR of the card of the "
+                                                "gate that triggered the ability",
+            phrase=lambda v, r: r.post("with STR no higher than that card's"))
+def _strength_max_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return False
+    return g.strength(cid) <= g.strength(other)
+
+
+@filter_key("most_attachments", TrueOnly(), "has more attachments than every other character in play",
+            phrase=lambda v, r: r.post("with more attachments than each other character"))
+def _most_attachments(g, cid, want, ctx):
+    mine = len(g.card(cid).attachments)
+    return all(len(g.card(c).attachments) < mine for c in in_play_of_type(g, "character") if c != cid)
+
+
+@filter_key("target", TrueOnly(), "one of this ability's chosen targets (`attached_to: {target: true}`: the "
+                                  "attachments on them)",
+            phrase=lambda v, r: r.post("that is the chosen card"))
+def _target(g, cid, want, ctx):
+    return cid in ctx.targets

@@ -58,9 +58,14 @@ class Ability:
     """Rules the card opens for every player: "actions_before_reveal"."""
     spend_gold: bool = False
     """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
+    plot_claim: int = 0
+    """Issue 24 (Halls of the Red Keep): while the constant's condition holds, every revealed plot's claim
+    value is this much higher (lower, when negative)."""
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    as_agenda: bool = False
+    """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 
     @property
     def is_save_or_cancel(self) -> bool:

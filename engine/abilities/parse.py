@@ -13,6 +13,7 @@ from engine.abilities.effects import MODIFIERS
 from engine.abilities.model import Ability
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, ListOf, Mapping, Nested,
                                        Text, TrueOnly, Where, Words, card_selector)
+from engine.state import CHALLENGE_TYPES
 from engine.wording import article
 
 KINDS = ("action", "response", "passive", "constant")
@@ -221,9 +222,11 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("text",):
         if key in a:
             Text().check(a[key], where.at(key, a, key))
-    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead"):
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead", "as_agenda"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
+    if a.get("as_agenda") and kind not in _TRIGGERED:
+        raise where.at("as_agenda", a, "as_agenda").error("only actions, responses and passives work as an agenda")
     if "from_pile" in a:
         Words("discard", "dead").check(a["from_pile"], where.at("from_pile", a, "from_pile"))
     modify = a.get("modify")
@@ -252,12 +255,22 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if key in a:
             schema.check(a[key], where.at(key, a, key))
             extra[key] = tuple(a[key]) if key == "allows" else dict(a[key])
+    if "toll" in a:  # issue 24: gold, or influence to kneel (to declare the host only)
+        toll, at = a["toll"], where.at("toll", a, "toll")
+        if ("gold" in toll) == ("influence" in toll):
+            raise at.error("a toll needs 'gold: N' or 'influence: N' (one of them)")
+        if "influence" in toll and (set(toll["for"]) - {"attack", "defend"} or "to" in toll):
+            raise at.error("an influence toll is for [attack, defend] only, and takes no 'to'",
+                           "the host's controller kneels the influence himself")
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
+    if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
+        Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
+        extra["plot_claim"] = int(a["plot_claim"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -272,7 +285,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    cannot_be_saved=bool(a.get("cannot_be_saved")), from_pile=a.get("from_pile"), lower_cost=extra.get("lower_cost"),
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
-                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"))
+                   spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
+                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -326,29 +340,35 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 PROHIBITIONS = PROHIBITIONS + ("character_power", "trigger_abilities")
 """character_power: power on the player's characters does not count towards his total power (Melisandre)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["type"] = Words(*CHALLENGE_TYPES)
+"""``prohibit: {what: challenges, type: T, max: N}``: the limit counts challenges of that type only (max
+0: "you cannot declare intrigue challenges", Siege of Riverrun)."""
 LIMIT.keys["shared"] = Text("NAME")
 """``limit: {times, per, shared: NAME}``: every ability of the player with the same shared name counts
 against one limit ("Limit 1 Limited Response per round": ``shared: limited_response``)."""
 TOLL_ON = ("attack", "defend", "trigger", "challenge", "event")
-TOLL = Mapping({"gold": Int(minimum=1), "for": ListOf(Words(*TOLL_ON)),
+TOLL = Mapping({"gold": Int(minimum=1), "influence": Int(minimum=1), "for": ListOf(Words(*TOLL_ON)),
                 "type": Words("military", "intrigue", "power"), "to": Words("you", "defender", "opponent")},
-               required=("gold", "for"), what="toll")
+               required=("for",), what="toll")
 """A constant gold toll (GEN-01), ``for`` (not ``on``, which YAML reads as true): ``attack``/``defend``/``trigger``: the host's controller gives this card's
 controller N gold to declare the host as an attacker / defender or to trigger one of its abilities (Motley);
 ``challenge``: the attacker gives the defender N gold to initiate a challenge (of ``type``); ``event``: a player
-gives an opponent of his choice N gold to play an event."""
+gives an opponent of his choice N gold to play an event. ``influence: N`` instead of ``gold`` (issue 24, for
+``attack``/``defend`` only): the host's controller kneels N influence to declare it (Banished, In Chains)."""
 UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
-ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location"))
+ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location", "saves_allowed"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
-                        "gold given to another player to declare, trigger, initiate or play (GEN-01)")
+                        "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
+                        "{influence: N, for: [attack, defend]}: influence the host's controller kneels to declare it")
 ABILITY_KEYS["untargetable"] = ("a constant targeting restriction: {by: opponent | any, source: [event, character, "
                                 "...]}: those players may not choose this card as a target of those sources")
 ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every player: an action window between choosing "
                           "and revealing plots), [unopposed_by_4] (for its controller: a challenge he wins as the "
                           "attacker by 4 STR or more counts as unopposed, CHL-19), [extra_limited_location] (for its controller: one "
-                          "more Limited location this round, MAR-11)")
+                          "more Limited location this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
+                          "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
 
@@ -361,9 +381,10 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("spend_gold",)
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win")
+PROHIBITIONS = PROHIBITIONS + ("draw_phase", "triggered_effects", "extra_power_to_win", "extra_claim")
 """draw_phase: the player draws no cards in the draw phase ("skip your draw phase"); triggered_effects: the
-player can neither trigger actions and responses of cards nor play events with them (EFF-01)."""
+player can neither trigger actions and responses of cards nor play events with them (EFF-01); extra_claim: the
+claim of the player's revealed plot is ``max`` higher (Dragonstone of the Five Kings Edition, with ``if``)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["printed_strength"] = Int()
 """printed_strength: N: the targets' printed STR counts as N (if lower) while the constant applies; modifiers
@@ -374,3 +395,28 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER: the card cannot be declared as an "
                                      "attacker or defender together with a card that matches (GEN-01)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+
+CANNOT = CANNOT + ("lose_strength",)
+"""lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
+change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
+                              "(lower when negative; floor 0)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)
+PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
+"""extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
+Pyramid of Meereen)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+# --- issue 24: "characters you control do not kneel to attack or defend" (Clash of Kings); "cannot attack" ---
+
+CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
+"""no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
+CANNOT = CANNOT + ("attack",)
+"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
+                             "on its owner's House card as his agenda (a character placed there by "
+                             "`place_as_agenda`); such a card's other abilities do not work there")

@@ -28,7 +28,8 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger", "doomed")},
+        "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
+        "most_attachments")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
@@ -48,13 +49,13 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
-                                           "challenge_of", "unopposed", "won_challenges")},
+                                           "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
 FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
-                     "defender_controls": frozenset({CHALLENGE})}
+                     "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE}
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
 
@@ -159,7 +160,8 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
-    **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed")},
+    **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
+                                          "strength_max_trigger")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 
@@ -212,4 +214,6 @@ def modify_stats(modify: Any) -> frozenset:
         if key not in MODIFY_STATS:
             return ALL_STATS
         out |= MODIFY_STATS[key]
+    if "lose_strength" in (modify.get("cannot") or ()):  # "its STR cannot be lowered" changes its STR
+        out.add(STRENGTH)
     return frozenset(out)

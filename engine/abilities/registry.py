@@ -147,7 +147,8 @@ class Keyword(Schema):
         if normalise_keyword(value) is None:
             raise where.error(f"unknown keyword {value!r}",
                               "a keyword the engine models: deadly, deathbound, renown, stealth, limited, "
-                              "no attachments, no attachments except weapon, setup, immune to <something>")
+                              "no attachments, no attachments except weapon (boon, weapon or boon, weapon or armor), "
+                              "setup, immune to <something>")
 
 
 class ListOf(Schema):

@@ -182,8 +182,15 @@ class Render:
         """``not: FILTER``: "non-Limited", "other than attached character", "that is not ..."."""
         if f in ({"self": True}, {"host": True}):
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
+        if f == {"trigger": True}:
+            return self.post("other than that card")
         if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
             return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
+        if set(f) == {"any_of"}:  # "that is neither an Army card nor attached character"
+            said = [self.host_noun if g == {"host": True} else "this card" if g == {"self": True}
+                    else self.filter(g) for g in f["any_of"]]
+            return self.post("that is neither " + join(said, "nor") if len(said) == 2
+                             else "that is none of " + join(said, "or"))
         pieces = [REGISTRY["filter"][k].phrase(v, self) for k, v in f.items() if k in REGISTRY["filter"]]
         if pieces and all(p.slot in ("pre", "noun") for p in pieces):
             return self.pre("non-" + "-".join(p.text for p in pieces))
@@ -204,6 +211,8 @@ class Render:
         how = "raise" if v == "x" or isinstance(v, int) and v >= 0 else "lower"
         by = "X" if v in ("x", "minus_x") else str(abs(v))
         only = f" (House {cap(e['house'])} only)" if e.get("house") else ""
+        if e.get("trait"):
+            only += f" if it is {article(e['trait'])} plot"
         return (f"{how} the claim value on {self.poss(e.get('player', 'opponent'))} revealed plot{only} by {by} "
                 + self.until(e.get("until"), "challenge"))
 
@@ -250,8 +259,9 @@ class Render:
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
-        return {"opponent_house": "your opponent's House card", "your_house": "your House card",
-                "house": "your House card"}.get(where) or self.cards(where)
+        if isinstance(where, str) and where in ("opponent_house", "your_house", "house"):
+            return {"opponent_house": "your opponent's House card"}.get(where, "your House card")
+        return self.cards(where)
 
     # --- pieces of noun phrases, for filter phrases ---
     @staticmethod
@@ -524,7 +534,8 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
-                          "be_saved": "cannot be saved"}.get(c, c))
+                          "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
+                          "lose_strength": "cannot have its STR lowered"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
@@ -575,8 +586,10 @@ def _constant(a: dict, r: Render) -> list[str]:
         what = p.get("what")
         out.append({
             "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
-            "challenges": f"{r.cards(who)} cannot initiate more than {count(p.get('max', 0), 'challenge')} "
-                          "each round",
+            "challenges": (f"{r.cards(who)} cannot initiate {p['type']} challenges" if p.get("type")
+                           and not p.get("max") else f"{r.cards(who)} cannot initiate more than "
+                           + (f"{p['max']} {p['type']} challenges" if p.get("type")
+                              else count(p.get('max', 0), 'challenge')) + " each round"),
             "declare_defenders": f"{r.cards(who)} cannot declare defenders",
             "income_bonuses": f"characters, locations and attachments give {r.cards(who)} no income",
             "plot_income": f"the income of {r.poss(who)} revealed plot is 0",
@@ -587,6 +600,9 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
+            "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
+                            f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
+            "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
@@ -608,7 +624,11 @@ def _constant(a: dict, r: Render) -> list[str]:
                 "stealth_target": "chosen by a character with stealth"}
         out.append("this card cannot be " + join([said.get(c, c) for c in a["cannot_be"]], "or"))
     toll = a.get("toll")
-    if isinstance(toll, dict):
+    if isinstance(toll, dict) and "influence" in toll:  # issue 24: Banished
+        roles = join([{"attack": "an attacker", "defend": "a defender"}[w] for w in toll.get("for", ())], "or")
+        out.append(f"{r.host_noun} cannot be declared as {roles} unless its controller kneels "
+                   f"{toll['influence']} influence")
+    elif isinstance(toll, dict):
         gold = f"{toll['gold']} gold"
         for what in toll.get("for", ()):
             out.append({
@@ -631,11 +651,16 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "saves_allowed" in allows:
+        out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
         out.append("this card cannot be declared as an attacker or defender together with "
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
+    if a.get("plot_claim"):
+        n = a["plot_claim"]
+        out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
@@ -656,7 +681,12 @@ def _opening(a: dict, r: Render) -> str:
 
 
 def paragraph(a: dict, card: Any = None) -> str:
-    """One raw ability as one paragraph of card text."""
+    """One raw ability as one paragraph of card text (one that works only as an agenda says so first)."""
+    text = _paragraph(a, card)
+    return f"As your agenda: {text}" if a.get("as_agenda") else text
+
+
+def _paragraph(a: dict, card: Any = None) -> str:
     r = Render(card, a)
     if a.get("kind") == "constant":
         return _sentences(_constant(a, r))
@@ -724,6 +754,12 @@ def paragraph(a: dict, card: Any = None) -> str:
     return " ".join([text] + extra)
 
 
+def _keyword_traits(keyword: str) -> str:
+    """"no attachments except weapon or boon" -> "no attachments except Weapon or Boon"."""
+    head, sep, traits = keyword.partition(" except ")
+    return head + sep + " or ".join(cap(t) for t in traits.split(" or ")) if sep else keyword
+
+
 def missing_phrases() -> list[str]:
     """The registered words that have no phrase ("category name"): each word must render itself."""
     return [f"{c} {n}" for c, words in REGISTRY.items() for n, w in words.items() if not callable(w.phrase)]
@@ -743,7 +779,7 @@ def card_text(card: Any) -> str:
     elif not needs_no_abilities(getattr(card, "text", "")):
         return ""
     lines = []
-    keywords = [cap(k) for k in getattr(card, "keywords", ()) or ()]
+    keywords = [cap(_keyword_traits(k)) for k in getattr(card, "keywords", ()) or ()]
     if keywords:
         lines.append(". ".join(keywords) + ".")
     houses = getattr(card, "deck_houses", ()) or ()

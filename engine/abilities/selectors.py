@@ -133,3 +133,16 @@ def _most_cards_in_hand(g, ctx):
 def _gate_player(g, ctx):
     who = (ctx.gate or {}).get("player")
     return [who] if who else []
+
+
+# --- issue 24 (CCG Winter Edition) additions ---
+
+@selector("target_controller", "player", "the player who controls the chosen card (each chosen card's controller, "
+          "once)",
+        phrase=lambda r: "their controllers" if r.target_noun() == "them" else "its controller")
+def _target_controller(g, ctx):
+    out: list[str] = []
+    for t in ctx.targets:
+        if isinstance(t, int) and t in g.state.cards and g.card(t).controller not in out:
+            out.append(g.card(t).controller)
+    return out

@@ -260,6 +260,8 @@ def usable_here(g: Game, player: str, cid: int, ab: Ability) -> bool:
     if ab.granted:
         return is_granted(g, player, cid, ab)
     zone = g.card(cid).zone
+    if ab.as_agenda or zone == "agenda":  # issue 24: a character laid on the House card as the agenda
+        return zone == "agenda" and (ab.as_agenda or g.defn(cid).type == "agenda")
     if ab.from_dead:
         return zone == "dead"  # core-b: Forever Burning
     if ab.from_pile:
