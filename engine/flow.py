@@ -272,7 +272,7 @@ def terminal_save_problem(g: Game, name: str, ev: Event, answer: dict) -> str | 
             before = list(trial.victims)
             triggers.execute(g, ab.effect, ctx)
             saved = [v for v in before if v not in trial.victims]
-        still = [v for v in saved if triggers.terminal_holds(g, v)]
+        still = [v for v in saved if triggers.terminal_holds(g, v) or triggers.leaves_play_holds(g, v)]
     except GameEnded:
         still = []
     finally:
@@ -414,6 +414,28 @@ def terminal_check(g: Game) -> Flow:
                 g.state.window.gates.append({"event": "left_play", "card": cid,
                                              "player": g.card(cid).controller})
                 dead_pile_gate(g, cid)
+    for cid in triggers.leaves_play_victims(g):  # issue 24: "discard this card from play when ..."
+        if cid in pending:
+            continue
+        ev = Event(f"{g.name(cid)} is discarded from play by its own text",
+                   data={"removal": "discard", "source_class": "framework", "cannot_be_canceled": True,
+                         "terminal": True})
+        ev.victims = [cid]
+        pending.add(cid)
+        try:
+            yield from save_cancel_step(g, ev, g.first_player)
+        finally:
+            pending.discard(cid)
+        if cid not in ev.victims and not triggers.leaves_play_holds(g, cid):
+            continue
+        if cid not in ev.victims:
+            g.log(f"the save does not end the condition: {g.name(cid)} is discarded anyway")
+        if g.remove(cid, "discard"):
+            g.log(f"{g.name(cid)} is discarded from play (its own text)")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "discarded", "card": cid, "player": g.card(cid).controller})
+                g.state.window.gates.append({"event": "left_play", "card": cid,
+                                             "player": g.card(cid).controller})
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:

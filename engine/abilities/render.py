@@ -608,6 +608,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
         out.append(f"while this card {r.predicate(a['terminal'])}, it is killed")
+    if a.get("leaves_play") == "discard":
+        out.append("this card is discarded from play")
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
