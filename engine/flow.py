@@ -107,6 +107,7 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
         yield from response_step(g, g.first_player)
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from after_step_six(g)
     yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
@@ -122,9 +123,23 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     yield from response_step(g, g.state.left_of(initiator))
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from after_step_six(g)
     yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
+
+
+def after_step_six(g: Game) -> Flow:
+    """Cards that left play in step 6 may make a ``leaves_play`` condition hold (a moribund card is
+    still in play until then, MOR-02): those cards are discarded now and leave at once."""
+    for _ in range(len(g.state.cards)):
+        victims = triggers.leaves_play_victims(g)
+        if not victims:
+            return
+        yield from leaves_play_check(g)
+        if not any(g.card(c).moribund is not None for c in victims):
+            return  # saved, and the condition ended
+        g.resolve_moribund()
 
 
 def ordered_end(g: Game) -> Flow:
@@ -414,7 +429,14 @@ def terminal_check(g: Game) -> Flow:
                 g.state.window.gates.append({"event": "left_play", "card": cid,
                                              "player": g.card(cid).controller})
                 dead_pile_gate(g, cid)
-    for cid in triggers.leaves_play_victims(g):  # issue 24: "discard this card from play when ..."
+    yield from leaves_play_check(g)
+
+
+def leaves_play_check(g: Game) -> Flow:
+    """A card whose constant ``leaves_play: discard`` condition holds is discarded from play (issue 24:
+    "discard this card from play when ..."), with a save step like a terminal kill (MOR-09)."""
+    pending = g.__dict__.setdefault("_terminal_pending", set())
+    for cid in triggers.leaves_play_victims(g):
         if cid in pending:
             continue
         ev = Event(f"{g.name(cid)} is discarded from play by its own text",

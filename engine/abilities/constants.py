@@ -615,7 +615,7 @@ def leaves_play_victims(g: Game) -> list[int]:
     for p in g.state.players:
         for cid in p.in_play:
             for x in (cid, *g.card(cid).attachments):
-                if g.card(x).moribund is None and leaves_play_holds(g, x):
+                if g.card(x).moribund is None and not g.cannot(x, "be_discarded") and leaves_play_holds(g, x):
                     out.append(x)
     return out
 
