@@ -606,6 +606,32 @@ def terminal_victims(g: Game) -> list[int]:
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
+def leaves_play_holds(g: Game, cid: int) -> bool:
+    """A constant ``leaves_play: discard`` of the card, whose condition holds now: it is discarded."""
+    c = g.card(cid)
+    if c.zone not in ("in_play", "attached") or c.facedown:
+        return False
+    return any(ab.kind == "constant" and ab.leaves_play and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
+               for ab in abilities(g, cid))
+
+
+def leaves_play_victims(g: Game) -> list[int]:
+    """Cards in play (attachments too), not already moribund, whose ``leaves_play`` condition holds now."""
+    has = g.__dict__.get("_has_leaves_play")
+    if has is None:  # any card in the pool with such a constant (computed once)
+        has = g.__dict__["_has_leaves_play"] = any(
+            isinstance(a, dict) and a.get("leaves_play") for d in g.pool.values() for a in d.abilities)
+    if not has:
+        return []
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            for x in (cid, *g.card(cid).attachments):
+                if g.card(x).moribund is None and not g.cannot(x, "be_discarded") and leaves_play_holds(g, x):
+                    out.append(x)
+    return out
+
+
 def host_types(g: Game, attachment: int) -> list[str]:
     """ATT-01: an attachment goes on a character unless its (current) text names another host."""
     named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to

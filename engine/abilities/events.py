@@ -29,7 +29,7 @@ for _name, _what, _said in (("killed", "killed", "is killed"), ("discarded", "di
                             ("returned", "returned to hand or deck", "is returned to its owner's hand or deck")):
     event(_name, {"card": CARD, "player": PLAYER},
           f"a card in play becomes moribund by being {_what} (card, its controller)",
-          opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()),
+          opened_by=(EFFECTS,) + ((FLOW,) if _name in ("killed", "discarded") else ()),
           phrase=lambda w, r, said=_said: f"after {r.event_card(w)} {said}")
 event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
       "controller)", opened_by=(EFFECTS, FLOW, MANUAL),

@@ -30,6 +30,9 @@ class Ability:
     player: you | opponent | each}."""
     terminal: dict | None = None
     """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
+    leaves_play: str | None = None
+    """``discard``: while the constant's condition holds, this card is discarded from play (the CCG's
+    "discard this card from play when there are more Wildling than Night's Watch characters")."""
     control_host: bool = False
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
     from_hand: bool = False

@@ -55,6 +55,7 @@ ABILITY_KEYS = {
     "prohibit": "a player restriction (GEN-01): {what, max, player}",
     "control_host": "true: the attachment's controller controls the host (CTL-02)",
     "terminal": "a constant terminal condition (MOR-09): a filter",
+    "leaves_play": "a constant: discard: while its condition holds, this card is discarded from play",
     "text": "our own words, for the log and the table",
     "cannot_be_canceled": "true | false",
     "cannot_be_saved": "true | false",
@@ -67,7 +68,7 @@ ABILITY_KEYS = {
     "cannot_be": "a constant declaration restriction: [attacker, defender, stealth_target]",
 }
 _TRIGGERED = ("action", "response", "passive")
-_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "while", "lower_cost", "no_kneel",
+_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "leaves_play", "while", "lower_cost", "no_kneel",
                   "cannot_be")
 _NOT_CONSTANT = ("phase", "when", "limit", "cost", "choose", "effect", "then", "from_hand", "from_pile", "granted",
                  "cannot_be_canceled", "cannot_be_saved")
@@ -262,6 +263,12 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if "influence" in toll and (set(toll["for"]) - {"attack", "defend"} or "to" in toll):
             raise at.error("an influence toll is for [attack, defend] only, and takes no 'to'",
                            "the host's controller kneels the influence himself")
+    if "leaves_play" in a:  # issue 24: A Song of Twilight's locations
+        Words("discard").check(a["leaves_play"], where.at("leaves_play", a, "leaves_play"))
+        if not (a.get("while") or a.get("if")):
+            raise where.at("leaves_play", a, "leaves_play").error(
+                "leaves_play needs a condition ('if' or 'while'): the card would leave play at once")
+        extra["leaves_play"] = a["leaves_play"]
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
@@ -296,7 +303,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
                    optional_penalty=extra.get("optional_penalty"), enters_kneeling=extra.get("enters_kneeling"),
-                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"))
+                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"), leaves_play=extra.get("leaves_play"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:

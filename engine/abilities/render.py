@@ -643,6 +643,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append(f"while this card {r.predicate(a['terminal'])}, it is killed")
     if isinstance(a.get("x_is"), dict):  # issue 24: Lady of Schemes
         out.append("X is the number of " + r.filter(a["x_is"], article_="", plural=True))
+    if a.get("leaves_play") == "discard":
+        out.append("this card is discarded from play")
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
