@@ -1016,9 +1016,11 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 
 
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
-       "`to`: a selector (target) or a FILTER whose card the controller chooses as the effect resolves; an "
-       "illegal host is never offered (ATT-01), and a card that no host can take is discarded",
-       keys={"to": Either(Words("target", "host", "trigger"), FilterSchema(), form="target | host | trigger | FILTER")},
+       "`to`: a selector (target; `self`: this card, \"move it onto this character, if possible\") or a FILTER "
+       "whose card the controller chooses as the effect resolves; an illegal host is never offered (ATT-01), and "
+       "a card that no host can take is discarded (given a selector, it stays where it is)",
+       keys={"to": Either(Words("target", "host", "trigger", "self"), FilterSchema(),
+                          form="target | host | trigger | self | FILTER")},
        asks=True,
         phrase=lambda v, e, r: ("attach " + r.cards(v) + " to "
                                 + (r.cards(e["to"]) if isinstance(e.get("to"), str) else r.filter(e.get("to") or {}))))(_attach)
