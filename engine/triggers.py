@@ -50,9 +50,9 @@ __all__ = [
     "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_cost",
     "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
-from engine.abilities.constants import (constants_modify, enters_kneeling, extra_limited_allowed, keys_with,
-                                        optional_penalty, spends_gold)
-from engine.abilities.constants import defined_x  # issue 24: Lady of Schemes
+    "passives_for", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_initiative",
+    "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
+    "defined_x", "enters_kneeling",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
     "terminal_holds", "terminal_victims", "leaves_play_holds", "leaves_play_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
     "constants_modify", "keys_with", "use_reducer", "victims_of",
