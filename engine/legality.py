@@ -55,15 +55,21 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     return memo(g, ("marshal_cost", name, cid, x), lambda: _marshal_cost(g, name, cid, x))
 
 
+def constant_penalty(g: Game, cid: int) -> int:
+    """The gold penalties (negative: reductions) the constants on ``cid`` put on its cost; ``printed_cost``: as much
+    as its printed cost (issue 24: Euron Crow's Eye)."""
+    d = g.defn(cid)
+    return sum((0 if d.cost_x else (d.cost or 0)) if m.get("gold_penalty") == "printed_cost"
+               else int(m.get("gold_penalty", 0)) for m in g._constants(cid))
+
+
 def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
     if d.cost_x:  # issue 24 (Lady of Schemes): X defined by the card's own text, whatever X was announced
         defined = triggers.defined_x(g, name, cid)
         base = x if defined is None else defined
-    extra = sum(base if m.get("gold_penalty") == "printed_cost" else int(m.get("gold_penalty", 0))
-                for m in g._constants(cid)) \
-        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer; issue 24: X = cost
+    extra = constant_penalty(g, cid) if triggers.constants_modify(g, "gold_penalty") else 0  # +1; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
@@ -289,7 +295,7 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             limited += 1
         penalty = g.gold_penalty(name, cid)
         if penalty and triggers.constants_modify(g, "gold_penalty"):  # SET-06 with a penalty the agenda lowers
-            penalty = max(0, penalty + sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)))  # (The True Queen)
+            penalty = max(0, penalty + constant_penalty(g, cid))  # (The True Queen)
         total += (0 if d.cost_x else (d.cost or 0)) + penalty
     for broken in ("at most one Limited card may be placed at setup (SET-04)" if limited > 1 else None,
                    f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
@@ -648,8 +654,7 @@ def penalty_paid(g: Game, name: str, cid: int, optional: bool) -> bool:
     """Issue 24: marshalling ``cid`` costs ``name`` a gold penalty: the one he chose to pay, another House's (MAR-07)
     or a constant's (``gold_penalty``): "when you play it with a gold penalty"."""
     return optional or g.gold_penalty(name, cid) > 0 or (
-        triggers.constants_modify(g, "gold_penalty") and any(int(m.get("gold_penalty", 0)) > 0
-                                                             for m in g._constants(cid)))
+        triggers.constants_modify(g, "gold_penalty") and constant_penalty(g, cid) > 0)
 
 
 # --- issue 24: influence to kneel to declare (Banished, In Chains) ---

@@ -952,7 +952,7 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             else len(found) if e["count"] == "any" else int(e["count"])
         if found and n > 0:
             hi = min(n, len(found))
-            lo = 0 if e.get("up_to") or e["count"] == "any" else hi
+            lo = 0 if e.get("up_to") or e.get("count") == "any" else hi
             d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
                         f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
