@@ -2005,3 +2005,32 @@ def _max_declared(g, e, arg, ctx):
                                   e.get("until", "phase"), ctx.source))
     g.log(f"{g.name(ctx.source)}: no player may declare more than {arg} attacker(s) or defender(s) in a challenge")
     return True
+
+
+def _copyable_keywords(g: Game, arg: Any, ctx: Ctx) -> list[str]:
+    """The keywords the cards have now, in a fixed order (Riders from Eastwatch)."""
+    found: list[str] = []
+    for cid in select(g, arg, ctx):
+        found += sorted(k for k in g.keywords(cid) if k not in found)
+    return found
+
+
+def _copy_keyword_ask(g, e, ctx):
+    found = _copyable_keywords(g, e["copy_keyword"], ctx)
+    if not found:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose the keyword it gains", "choices": found, "count": 1}
+
+
+@effect("copy_keyword", card_selector(), "you choose one keyword the cards have now (they keep it); this card gains "
+        "it until the end of the phase (default)", keys={"until": UNTIL}, ask=_copy_keyword_ask,
+        phrase=lambda v, e, r: ("choose a keyword " + r.cards(v) + " has; this card gains that keyword "
+                                + r.until(e.get("until"))))
+def _copy_keyword(g, e, arg, ctx):
+    found = _copyable_keywords(g, arg, ctx)
+    picked = [k for k in (ctx.answers.get(id(e)) or found[:1]) if k in found]
+    if not picked or g.card(ctx.source).zone not in ("in_play", "attached"):
+        return False
+    g.state.effects.append(Effect(ctx.source, "keyword+", picked[0], e.get("until", "phase"), ctx.source))
+    g.log(f"{g.name(ctx.source)} gains {picked[0]}")
+    return True
