@@ -42,9 +42,10 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     """Printed cost (X as announced) plus the gold penalty (COS-07 c); reducers come with abilities
     (worked out once per ``steady`` context). With no reducer waiting, no gold-penalty constant in play
     and no cost-lowering text on the card, it is the printed cost and the House penalty, kept per game."""
-    keys = triggers.keys_with(g, "lower_cost")
+    keys, xkeys = triggers.keys_with(g, "lower_cost"), triggers.keys_with(g, "x_is")
     if not g.state.reducers and not triggers.constants_modify(g, "gold_penalty") and \
-            keys is not None and g.state.cards[cid].key not in keys:
+            keys is not None and g.state.cards[cid].key not in keys and \
+            xkeys is not None and g.state.cards[cid].key not in xkeys:
         fixed = g.__dict__.setdefault("_fixed_marshal_costs", {})
         key = (name, cid, x, g.state.cards[cid].key)
         found = fixed.get(key)
@@ -54,11 +55,21 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     return memo(g, ("marshal_cost", name, cid, x), lambda: _marshal_cost(g, name, cid, x))
 
 
+def constant_penalty(g: Game, cid: int) -> int:
+    """The gold penalties (negative: reductions) the constants on ``cid`` put on its cost; ``printed_cost``: as much
+    as its printed cost (issue 24: Euron Crow's Eye)."""
+    d = g.defn(cid)
+    return sum((0 if d.cost_x else (d.cost or 0)) if m.get("gold_penalty") == "printed_cost"
+               else int(m.get("gold_penalty", 0)) for m in g._constants(cid))
+
+
 def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     d = g.defn(cid)
     base = x if d.cost_x else (d.cost or 0)
-    extra = sum(int(m.get("gold_penalty", 0)) for m in g._constants(cid)) \
-        if triggers.constants_modify(g, "gold_penalty") else 0  # +1 penalty; negative: reducer
+    if d.cost_x:  # issue 24 (Lady of Schemes): X defined by the card's own text, whatever X was announced
+        defined = triggers.defined_x(g, name, cid)
+        base = x if defined is None else defined
+    extra = constant_penalty(g, cid) if triggers.constants_modify(g, "gold_penalty") else 0  # +1; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
     return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
@@ -142,6 +153,9 @@ def _marshal_card_problem(g: Game, name: str, card: int, duplicate: bool, attach
     if card not in memo(g, ("hand", name), lambda: set(p.hand)):
         return f"{title} is not in {name}'s hand (MAR-04)"
     d = g.defn(card)
+    stop = triggers.prohibited(g, name, "only_characters") if d.type != "character" else None
+    if stop is not None:  # issue 24: Superior Numbers
+        return f"{name} may play character cards only ({g.name(stop[0])}, GEN-01)"
     if duplicate:
         if not d.unique:
             return f"{title} is not unique, so it cannot be a duplicate (UNQ-05)"
@@ -279,7 +293,10 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             titles.add(d.name)
         if g.has_keyword(cid, "limited"):
             limited += 1
-        total += (0 if d.cost_x else (d.cost or 0)) + g.gold_penalty(name, cid)
+        penalty = g.gold_penalty(name, cid)
+        if penalty and triggers.constants_modify(g, "gold_penalty"):  # SET-06 with a penalty the agenda lowers
+            penalty = max(0, penalty + constant_penalty(g, cid))  # (The True Queen)
+        total += (0 if d.cost_x else (d.cost or 0)) + penalty
     for broken in ("at most one Limited card may be placed at setup (SET-04)" if limited > 1 else None,
                    f"setup cards cost {total} gold with penalties; at most {SETUP_GOLD} (SET-02/06)"
                    if total > SETUP_GOLD else None):
@@ -347,7 +364,8 @@ def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
-            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack"))
+            and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack")
+            and not g.cannot(cid, f"participate_{ctype}"))
 
 
 def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
@@ -393,6 +411,8 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
         if g.cannot(cid, "attack"):  # issue 24: Too Blind to See
             return f"{title} cannot be declared as an attacker (GEN-01)"
+        if g.cannot(cid, f"participate_{ctype}"):  # issue 24: Pious Pacifist
+            return f"{title} cannot participate in {ctype} challenges (GEN-01)"
     problem = declared_with_problem(g, attackers, "an attacker")
     if problem:
         return problem
@@ -400,7 +420,21 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     if triggers.toll_total(found) > g.spendable_gold(name):  # core-d
         return (f"{name} must give {triggers.toll_total(found)} gold to declare this challenge "
                 f"({g.name(found[0][0])}) and has {g.spendable_gold(name)} (GEN-01)")
+    cap = max_declared(g)
+    if cap is not None and len(attackers) > cap:
+        return f"no player may declare more than {cap} attacker{'s' if cap != 1 else ''} now ({cap_source(g)}, GEN-01)"
     return influence_toll_problem(g, name, "attack", attackers)
+
+
+def max_declared(g: Game) -> int | None:
+    """The most attackers or defenders a player may declare in a challenge now (``max_declared``, issue 24: Too
+    Late to Spill the Wine), or None."""
+    caps = [e.value for e in g.state.effects if e.stat == "max_declared"]
+    return min(caps) if caps else None
+
+
+def cap_source(g: Game) -> str:
+    return next(g.name(e.source) for e in g.state.effects if e.stat == "max_declared" and e.value == max_declared(g))
 
 
 def challenge_decision(g: Game, name: str) -> Decision:
@@ -426,7 +460,7 @@ def challenge_decision(g: Game, name: str) -> Decision:
 def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
     stealthy = [c for c in ch.attackers if g.has_keyword(c, "stealth")]
     targets = [c for c in g.characters(ch.defender) if not g.has_keyword(c, "stealth")
-               and not triggers.cannot_be(g, c, "stealth_target")]
+               and not triggers.cannot_be(g, c, "stealth_target") and not g.cannot(c, "stealth_target")]
     if not stealthy or not targets:
         return None
 
@@ -454,6 +488,7 @@ def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
     return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
             and g.card_type(cid) == "character" and ch.type in g.icons(cid)
             and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
+            and not g.cannot(cid, f"participate_{ch.type}")
             and not triggers.cannot_be(g, cid, "defender")
             and triggers.prohibited(g, ch.defender, "declare_defenders") is None
             and only_challenges_problem(g, ch.defender, ch.type, "defenders") is None)
@@ -482,6 +517,8 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
                 raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
             if g.cannot(cid, "defend"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (GEN-01)")
+            if g.cannot(cid, f"participate_{ch.type}"):  # issue 24: Pious Pacifist
+                raise Refused(f"{g.name(cid)} cannot participate in {ch.type} challenges (GEN-01)")
             if triggers.cannot_be(g, cid, "defender"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (its own text, GEN-01)")
             stop = triggers.prohibited(g, ch.defender, "declare_defenders")
@@ -493,6 +530,10 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         problem = declared_with_problem(g, picks, "a defender")
         if problem:
             raise Refused(problem)
+        cap = max_declared(g)
+        if cap is not None and len(picks) > cap:
+            raise Refused(f"no player may declare more than {cap} defender{'s' if cap != 1 else ''} now "
+                          f"({cap_source(g)}, GEN-01)")
         found = [t for c in picks for t in triggers.tolls(g, "defend", card=c)]
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
@@ -613,8 +654,7 @@ def penalty_paid(g: Game, name: str, cid: int, optional: bool) -> bool:
     """Issue 24: marshalling ``cid`` costs ``name`` a gold penalty: the one he chose to pay, another House's (MAR-07)
     or a constant's (``gold_penalty``): "when you play it with a gold penalty"."""
     return optional or g.gold_penalty(name, cid) > 0 or (
-        triggers.constants_modify(g, "gold_penalty") and any(int(m.get("gold_penalty", 0)) > 0
-                                                             for m in g._constants(cid)))
+        triggers.constants_modify(g, "gold_penalty") and constant_penalty(g, cid) > 0)
 
 
 # --- issue 24: influence to kneel to declare (Banished, In Chains) ---

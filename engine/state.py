@@ -283,7 +283,7 @@ class CardInstance(Tracked):
     duplicates: list[int] = field(default_factory=list)
     facedown: bool = False
     moribund: str | None = None
-    """Pending destination while moribund: dead, discard, hand, deck_top, deck_bottom."""
+    """Pending destination while moribund: dead, discard, hand, deck_top, deck_bottom, deck_shuffled."""
     x: int = 0
     """The value of X fixed when it was played (COS-09)."""
     label: str | None = None

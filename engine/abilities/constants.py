@@ -58,6 +58,18 @@ def extra_claim(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
+def extra_prohibited(g: Game, player: str, what: str) -> int:
+    """Issue 24 (A Beggared Realm, Winter is Coming): the sum of the ``max`` of the player's ``prohibit: {what:
+    extra_income | extra_strength, max: N}`` in play."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
+
+
+def extra_initiative(g: Game, player: str) -> int:
+    """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
+    extra_initiative, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")
@@ -594,6 +606,32 @@ def terminal_victims(g: Game) -> list[int]:
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
+def leaves_play_holds(g: Game, cid: int) -> bool:
+    """A constant ``leaves_play: discard`` of the card, whose condition holds now: it is discarded."""
+    c = g.card(cid)
+    if c.zone not in ("in_play", "attached") or c.facedown:
+        return False
+    return any(ab.kind == "constant" and ab.leaves_play and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
+               for ab in abilities(g, cid))
+
+
+def leaves_play_victims(g: Game) -> list[int]:
+    """Cards in play (attachments too), not already moribund, whose ``leaves_play`` condition holds now."""
+    has = g.__dict__.get("_has_leaves_play")
+    if has is None:  # any card in the pool with such a constant (computed once)
+        has = g.__dict__["_has_leaves_play"] = any(
+            isinstance(a, dict) and a.get("leaves_play") for d in g.pool.values() for a in d.abilities)
+    if not has:
+        return []
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            for x in (cid, *g.card(cid).attachments):
+                if g.card(x).moribund is None and not g.cannot(x, "be_discarded") and leaves_play_holds(g, x):
+                    out.append(x)
+    return out
+
+
 def host_types(g: Game, attachment: int) -> list[str]:
     """ATT-01: an attachment goes on a character unless its (current) text names another host."""
     named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to
@@ -644,7 +682,32 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx, any_player=True))
+    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(_house_and_plot_cards(g, spec, ctx))
+
+
+def _house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
+def defined_x(g: Game, player: str, cid: int) -> int | None:
+    """Issue 24 (Lady of Schemes): the printed X of the card as its own ``x_is`` constant counts it (read as
+    ``player``'s), or None when no such constant of the card applies."""
+    keys = keys_with(g, "x_is")
+    if keys is not None and g.state.cards[cid].key not in keys:
+        return None
+    for ab in abilities(g, cid):
+        if ab.kind == "constant" and ab.x_is and condition_holds(g, ab.condition, Ctx(cid, player, ab)):
+            return count_for_each(g, ab.x_is, Ctx(cid, player, ab))
+    return None
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:
@@ -724,6 +787,15 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                 out.append((cid, ab))
     return out
+
+
+def enters_kneeling(g: Game, cid: int) -> int | None:
+    """Issue 24 (King's Landing, Muddy Way): the card in play (the entering card itself too) whose
+    ``enters_kneeling`` filter makes ``cid`` enter play kneeling, or None."""
+    for src, ab in _keyed_sources(g, "enters_kneeling"):
+        if matches(g, cid, ab.enters_kneeling, Ctx(src, g.card(src).controller, ab)):
+            return src
+    return None
 
 
 def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = None, ctype: str | None = None,

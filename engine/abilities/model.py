@@ -30,6 +30,9 @@ class Ability:
     player: you | opponent | each}."""
     terminal: dict | None = None
     """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
+    leaves_play: str | None = None
+    """``discard``: while the constant's condition holds, this card is discarded from play (the CCG's
+    "discard this card from play when there are more Wildling than Night's Watch characters")."""
     control_host: bool = False
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
     from_hand: bool = False
@@ -65,6 +68,12 @@ class Ability:
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    x_is: dict | None = None
+    """Issue 24 (Lady of Schemes): the printed X (cost and STR) of this card is the number of cards that match
+    this filter (``from:`` a pile; ``owner: you``), counted whenever it is read."""
+    enters_kneeling: dict | None = None
+    """Issue 24 (King's Landing, Muddy Way): a filter; while this card is in play, the cards that match it
+    enter play kneeling."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 
