@@ -427,3 +427,7 @@ CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
+
+CONSTANT_MODIFY.keys["no_house_penalty"] = TrueOnly()
+"""no_house_penalty: true: the targets (cards in hand: ``{all: {..., from: hand}}``) are played without the +2 gold
+penalty for another House (MAR-07, SET-06; Maesters of the Citadel)."""

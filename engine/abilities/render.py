@@ -529,6 +529,8 @@ class Render:
         if m.get("gold_penalty"):
             n = m["gold_penalty"]
             parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+        if m.get("no_house_penalty"):
+            parts.append(v("ignore the gold penalty for another House"))
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
