@@ -506,6 +506,11 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         problem = influence_toll_problem(g, ch.defender, "defend", picks)
         if problem:
             raise Refused(problem)
+        stop = triggers.prohibited(g, ch.defender, "defenders") if len(picks) > 1 else None
+        if stop is not None and len(picks) > int(stop[1].get("max", 0)):  # issue 24: Catch Them Unprepared
+            n = int(stop[1].get("max", 0))
+            raise Refused(f"{ch.defender} cannot declare more than {n} defender{'s' if n != 1 else ''} in a "
+                          f"challenge ({g.name(stop[0])}, GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",
