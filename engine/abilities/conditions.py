@@ -60,11 +60,32 @@ def _you_control(g, want, ctx):
     return _counted(g, want, ctx, controller="you")
 
 
-@condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")",
-        phrase=lambda v, r: "there is " + r.counted(v) + ("" if v.get("from") else " in play"))
+IN_PLAY = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM,
+                        "more_than": FilterSchema(form="FILTER")},
+                       form="{FILTER..., count_min: N, count_max: N, from: PILE, more_than: FILTER}")
+
+
+def _in_play_phrase(v, r) -> str:
+    if "more_than" not in v:
+        return "there is " + r.counted(v) + ("" if v.get("from") else " in play")
+    mine = {k: x for k, x in v.items() if k != "more_than"}
+    return ("there are more " + r.filter(mine, article_="", plural=True) + " than "
+            + r.filter(v["more_than"], article_="", plural=True) + ("" if v.get("from") else " in play"))
+
+
+@condition("in_play", IN_PLAY, "at least count_min (default 1) and at most count_max cards in play, any player's, "
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\"); "
+           "with `more_than: FILTER`, also more of them than cards in play that match that filter (\"more "
+           "Night's Watch than Wildling characters in play\")",
+        phrase=_in_play_phrase)
 def _in_play(g, want, ctx):
-    return _counted(g, want, ctx, any_player=True)
+    f = dict(want)
+    than = f.pop("more_than", None)
+    if than is not None:
+        mine = {k: x for k, x in f.items() if k not in ("count_min", "count_max")}
+        if len(candidates(g, mine, ctx, any_player=True)) <= len(candidates(g, dict(than), ctx, any_player=True)):
+            return False
+    return _counted(g, f, ctx, any_player=True)
 
 
 @condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
@@ -220,3 +241,11 @@ def _your_strength_min(g, want, ctx):
 def _revealed_plot(g, want, ctx):
     return any(p.revealed_plot is not None and not p.eliminated and matches(g, p.revealed_plot, dict(want), ctx)
                for p in g.state.players)
+
+
+@condition("initiative_above", Words("gate_player"), "your total initiative is higher than that of the player of the "
+                                                     "gate (\"than that opponent\": the player who played the event)",
+           phrase=lambda v, r: "your total initiative is higher than that player's")
+def _initiative_above(g, want, ctx):
+    other = (ctx.gate or {}).get("player")
+    return isinstance(other, str) and other != ctx.player and g.initiative(ctx.player) > g.initiative(other)
