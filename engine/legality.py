@@ -44,6 +44,7 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     and no cost-lowering text on the card, it is the printed cost and the House penalty, kept per game."""
     keys, xkeys = triggers.keys_with(g, "lower_cost"), triggers.keys_with(g, "x_is")
     if not g.state.reducers and not triggers.constants_modify(g, "gold_penalty") and \
+            not triggers.constants_modify(g, "no_house_penalty") and \
             keys is not None and g.state.cards[cid].key not in keys and \
             xkeys is not None and g.state.cards[cid].key not in xkeys:
         fixed = g.__dict__.setdefault("_fixed_marshal_costs", {})
@@ -72,7 +73,17 @@ def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     extra = constant_penalty(g, cid) if triggers.constants_modify(g, "gold_penalty") else 0  # +1; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
-    return max(0, base + g.gold_penalty(name, cid) + extra - reduced)  # never below 0 (COS-12)
+    return max(0, base + house_penalty(g, name, cid) + extra - reduced)  # never below 0 (COS-12)
+
+
+def house_penalty(g: Game, name: str, cid: int) -> int:
+    """The +2 gold penalty for another House (MAR-07, SET-06), unless a constant lifts it for the card
+    (``no_house_penalty``: Maesters of the Citadel)."""
+    penalty = g.gold_penalty(name, cid)
+    if penalty and triggers.constants_modify(g, "no_house_penalty") and \
+            any(m.get("no_house_penalty") for m in g._constants(cid)):
+        return 0
+    return penalty
 
 
 def attach_problem(g: Game, cid: int, host: int | None) -> str | None:
@@ -137,7 +148,7 @@ def marshal_problems(g: Game, name: str, card: int, duplicate: bool = False, att
 
 
 def _gold_message(g: Game, name: str, card: int, cost: int) -> str:
-    penalty = " with the +2 gold penalty for another House" if g.gold_penalty(name, card) else ""
+    penalty = " with the +2 gold penalty for another House" if house_penalty(g, name, card) else ""
     tokens = g.spendable_gold(name) - g.player(name).gold
     on_cards = f" and {tokens} on cards" if tokens else ""
     return f"gold: {g.name(card)} costs {cost}{penalty}; {name} has {g.player(name).gold}{on_cards} (MAR-04)"
@@ -293,7 +304,7 @@ def setup_problem(g: Game, name: str, answer: dict, soft: list[str] | None = Non
             titles.add(d.name)
         if g.has_keyword(cid, "limited"):
             limited += 1
-        penalty = g.gold_penalty(name, cid)
+        penalty = house_penalty(g, name, cid)
         if penalty and triggers.constants_modify(g, "gold_penalty"):  # SET-06 with a penalty the agenda lowers
             penalty = max(0, penalty + constant_penalty(g, cid))  # (The True Queen)
         total += (0 if d.cost_x else (d.cost or 0)) + penalty
@@ -541,6 +552,11 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         problem = influence_toll_problem(g, ch.defender, "defend", picks)
         if problem:
             raise Refused(problem)
+        stop = triggers.prohibited(g, ch.defender, "defenders") if len(picks) > 1 else None
+        if stop is not None and len(picks) > int(stop[1].get("max", 0)):  # issue 24: Catch Them Unprepared
+            n = int(stop[1].get("max", 0))
+            raise Refused(f"{ch.defender} cannot declare more than {n} defender{'s' if n != 1 else ''} in a "
+                          f"challenge ({g.name(stop[0])}, GEN-01)")
         return {"defend": list(picks)}
 
     return Decision("defend", ch.defender, f"declare defenders against {ch.attacker}'s {ch.type} challenge",

@@ -91,8 +91,23 @@ def prohibitions(g: Game, player: str, what: str):
                 continue
             who = p.get("player", "you")
             if who == "each" or (who == "you") == (c.controller == player):
+                if not _restricted_player(g, p, player, Ctx(cid, c.controller, ab)):
+                    continue
                 if condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                     yield cid, p
+
+
+def _restricted_player(g: Game, p: dict, player: str, ctx: Ctx) -> bool:
+    """Issue 24: a restriction that names which of its players it binds: those whose revealed plot matches
+    ``revealed_plot`` (Foe I was Born to Fight), those with a lower total initiative than its controller's
+    (``initiative_below: true``: Catch Them Unprepared)."""
+    if "revealed_plot" in p:
+        plot = g.player(player).revealed_plot
+        if plot is None or not matches(g, plot, dict(p["revealed_plot"]), ctx):
+            return False
+    if p.get("initiative_below") and not g.initiative(player) < g.initiative(ctx.player):
+        return False
+    return True
 
 
 def _constant_keys(g: Game) -> set[str]:

@@ -501,7 +501,10 @@ def _search(g, e, arg, ctx):
     picks = [c for c in ctx.answers.get(id(e), []) if c in found] or found[:1]
     if picks:
         g.move_to_pile(picks[0], "hand")
-        g.log(f"{ctx.player} searches the deck and reveals {g.name(picks[0])} ({g.name(ctx.source)})")
+        if e.get("reveal") is False:  # issue 24: Benjen's Cache (the card stays hidden in his hand)
+            g.log(f"{ctx.player} searches the deck and adds a card to hand ({g.name(ctx.source)})")
+        else:
+            g.log(f"{ctx.player} searches the deck and reveals {g.name(picks[0])} ({g.name(ctx.source)})")
     else:
         g.log(f"{ctx.player} searches the deck and finds nothing ({g.name(ctx.source)})")
     g.shuffle_deck(ctx.player)  # ZON-16
@@ -1460,7 +1463,7 @@ def _reveals(fn, generator: bool):
     else:
         def wrapped(g, e, arg, ctx):
             done = fn(g, e, arg, ctx)
-            if done:
+            if done and e.get("reveal") is not False:  # issue 24: a search that reveals nothing
                 opened(g, ctx)
             return done
     return wrapped
@@ -1633,7 +1636,7 @@ _search_impl = REGISTRY["effect"]["search"].impl
 def _search_core_d(g, e, arg, ctx):
     had = set(g.player(ctx.player).hand)
     ok = _search_impl(g, e, arg, ctx)
-    for cid in g.player(ctx.player).hand:
+    for cid in g.player(ctx.player).hand if e.get("reveal") is not False else ():
         if cid not in had:
             _gate(g, "revealed", cid, ctx.player)
     return ok
@@ -1996,6 +1999,15 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
 
 REGISTRY["effect"]["chooses"].keys["count"] = Either(Int(minimum=1), Words("x"), form="N | x")
 REGISTRY["effect"]["chooses"].doc += " (`count: x`: the X paid, Seek out the Traitors)"
+
+REGISTRY["effect"]["search"].keys["reveal"] = Bool()
+REGISTRY["effect"]["search"].doc += ("; `reveal: false`: the card is not revealed (it goes unseen into the hand, no "
+                                     "`card_revealed` or `cards_revealed` gate: Benjen's Cache)")
+_search_phrase = REGISTRY["effect"]["search"].phrase
+REGISTRY["effect"]["search"].phrase = lambda v, e, r: (
+    _search_phrase(v, e, r) if e.get("reveal") is not False else
+    "search your deck for " + r.filter(v, bare=True) + ", add it to your hand, then shuffle your deck")
+
 
 @effect("max_declared", Int(minimum=1), "until then (default the phase), no player may declare more than N attackers, "
         "nor more than N defenders, in a challenge (GEN-01)", keys={"until": UNTIL},

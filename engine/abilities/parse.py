@@ -459,6 +459,20 @@ ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
 
+CONSTANT_MODIFY.keys["no_house_penalty"] = TrueOnly()
+"""no_house_penalty: true: the targets (cards in hand: ``{all: {..., from: hand}}``) are played without the +2 gold
+penalty for another House (MAR-07, SET-06; Maesters of the Citadel)."""
+
+PROHIBITIONS = PROHIBITIONS + ("defenders",)
+"""defenders (max: N): the player cannot declare more than N defenders in a challenge (Catch Them Unprepared)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["revealed_plot"] = FilterSchema()
+"""revealed_plot: FILTER: the restriction binds only the players whose revealed plot matches (Foe I was Born to
+Fight: "opponents who have an Others plot revealed")."""
+PROHIBIT.keys["initiative_below"] = TrueOnly()
+"""initiative_below: true: the restriction binds only the players whose total initiative is lower than its
+controller's (Catch Them Unprepared)."""
+
 # --- issue 24 (Five Kings Edition, Lady of Schemes) ---
 
 ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "

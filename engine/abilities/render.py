@@ -549,6 +549,8 @@ class Render:
             n = m["gold_penalty"]
             parts.append(v("cost X more gold to play (X is its printed cost)" if n == "printed_cost" else
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+        if m.get("no_house_penalty"):
+            parts.append(v("ignore the gold penalty for another House"))
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -610,6 +612,16 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(p, dict):
         who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
         what = p.get("what")
+        if who != "you" and ("revealed_plot" in p or p.get("initiative_below")):  # issue 24: only some players
+            out.append(("each opponent" if who == "opponent" else "each player")
+                       + (" with " + r.filter({"type": "plot", **p["revealed_plot"]}) + " revealed"
+                          if "revealed_plot" in p else "")
+                       + (" with a lower total initiative than yours" if p.get("initiative_below") else "")
+                       + {"declare_defenders": " cannot declare defenders",
+                          "defenders": f" cannot declare more than {count(p.get('max', 0), 'defender')} in a "
+                                       "challenge"}.get(what, f" cannot {str(what).replace('_', ' ')}"))
+            p = None
+    if isinstance(p, dict):
         out.append({
             "claim_house_power": f"{r.cards(who)} cannot claim power for {r.their(who)} House",
             "challenges": (f"{r.cards(who)} cannot initiate {p['type']} challenges" if p.get("type")
@@ -632,6 +644,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_strength": f"{r.poss(who)} total STR is {p.get('max', 0)} higher in each challenge in which "
                               f"{r.cards(who)} {'have' if who == 'you' else 'has'} a participating character",
             "only_characters": f"{r.cards(who)} may play character cards only",
+            "defenders": f"{r.cards(who)} cannot declare more than {count(p.get('max', 0), 'defender')} in a "
+                         "challenge",
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",

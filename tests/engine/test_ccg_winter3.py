@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import legality
+from engine import legality, visibility
 from engine.ai.heuristic import HeuristicPlayer
 from engine.decisions import Refused
 from engine.players import RandomPlayer
@@ -76,3 +76,11 @@ def test_unbowed_leaves_stealth_nothing_to_choose():
     g.player("bob").revealed_plot = None  # without Unbowed, the sneak's stealth may choose Bob's characters
     d = legality.stealth_decision(g, ch)
     assert d is not None and labels["knight"] in d.choices
+
+
+def test_benjens_cache_reveals_nothing():
+    g, labels = positioned("winter3-benjens-cache.yaml", 99)  # the whole scenario
+    lord = labels["lord"]
+    assert g.card(lord).zone == "hand"
+    assert not visibility.may_see(g, "bob", lord) and visibility.may_see(g, "alice", lord)
+    assert not any("Stark Lord" in line for line in g.state.log)
