@@ -317,7 +317,8 @@ class Player(Tracked):
     drawn_this_round: int = 0
     limited_played: bool = False
     extra_limited_played: bool = False
-    """An additional Limited location was played this round (``allows: [extra_limited_location]``: Taxation)."""
+    """An additional Limited card was played this round (``allows: [extra_limited_location]``: Taxation;
+    ``[extra_limited]``: Arianne's Admirer)."""
     challenges_made: list[str] = field(default_factory=list)
     challenges_won: list[str] = field(default_factory=list)
     """The types of the challenges this player has won this phase (attacking or defending)."""
