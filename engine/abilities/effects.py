@@ -129,11 +129,16 @@ def _stand(g, e, arg, ctx):
         phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
                                 if v in ("house", "your_house")
                                 else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power"))
-        + r.for_each(e.get("for_each")))
+        + r.for_each(e.get("for_each"))
+        + (f" for each {e['per_difference']} STR by which the challenge's totals differ"
+           if e.get("per_difference") else ""))
 def _claim_power(g, e, arg, ctx):
     n = _amount(e.get("amount", 1), ctx)
     if "for_each" in e:
         n *= _reduce_count(g, e["for_each"], ctx)
+    if "per_difference" in e:  # issue 24 (Support of the Seven): for each N STR of the challenge's difference
+        ch = g.state.challenge
+        n *= 0 if ch is None else abs(ch.attacker_strength - ch.defender_strength) // int(e["per_difference"])
     if n <= 0:
         return False
     title = g.name(ctx.source)
@@ -1779,6 +1784,9 @@ REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
 REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
                                           "(in play, or in your pile that `from:` names), counted as it resolves")
+REGISTRY["effect"]["claim_power"].keys["per_difference"] = Int(minimum=1)
+REGISTRY["effect"]["claim_power"].doc += ("; `per_difference: N`: the amount for each N STR of difference between "
+                                          "the sides of the current (or last) challenge (Support of the Seven)")
 
 def _reduce_count(g, for_each, ctx) -> int:
     if for_each == "host_attachments":
@@ -1913,4 +1921,18 @@ def _max_declared(g, e, arg, ctx):
     g.state.effects.append(Effect(ctx.source if holder is None else holder, "max_declared", int(arg),
                                   e.get("until", "phase"), ctx.source))
     g.log(f"{g.name(ctx.source)}: no player may declare more than {arg} attacker(s) or defender(s) in a challenge")
+    return True
+
+
+@effect("forbid_responses", EVERY_PLAYER, "until then (default the phase), the players named here cannot trigger "
+        "responses (\"Response:\" abilities and events, saves and cancels included; GEN-01)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + ", " + r.cards(v) + " cannot trigger responses"))
+def _forbid_responses(g, e, arg, ctx):
+    who = [w for w in select(g, arg, ctx) if isinstance(w, str)]
+    if not who:
+        return False
+    holder = g.player(ctx.player).house_card  # the event leaves play as it resolves: the effect is not on it
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "no_responses", who,
+                                  e.get("until", "phase"), ctx.source))
+    g.log(f"{', '.join(who)} cannot trigger responses ({g.name(ctx.source)})")
     return True

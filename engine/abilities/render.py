@@ -301,7 +301,7 @@ class Render:
 
     def target_noun(self) -> str:
         if self.target_is_player():
-            return "that player"
+            return "those players" if self.target_plural() else "that player"
         return "them" if self.target_plural() else "it"
 
     def subject_noun(self, sel: Any) -> str:
@@ -720,6 +720,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
     choose = a.get("choose")
     if isinstance(choose, dict) and "player" in choose:
         chosen = "choose an opponent" if choose["player"] == "opponent" else "choose a player"
+        if choose.get("count", 1) > 1:
+            chosen = f"choose {choose['count']} " + ("opponents" if choose["player"] == "opponent" else "players")
     elif isinstance(choose, dict):
         n = choose.get("count", 1)
         up = "up to " if choose.get("up_to") else ""
