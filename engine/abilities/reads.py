@@ -31,11 +31,13 @@ FILTER_READS: dict[str, frozenset] = {
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "house_of")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
-    **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone")},
+    **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
+                                           "participating_alone")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
     **{k: frozenset({POWER}) for k in ("power_min", "controller_power")},
     "moribund": frozenset({MORIBUND}),
     "cost_max_your_gold": EVERYTHING,  # gold tokens a card lets you spend, under its own condition
+    "strength_below_count": EVERYTHING,  # a count of cards under a filter of its own
     "strength_changed": frozenset({COUNTERS}),
     "from": frozenset({PILES}),
 }
@@ -173,7 +175,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
-    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal")},
+    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel")},
 }
 """A constant's ``modify`` keys and the values they change."""
 
