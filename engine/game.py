@@ -817,7 +817,7 @@ class Game:
             return
         self.card(self.player(name).house_card).power += amount
         if self.state.window is not None:  # issue 24: Renly Baratheon's agenda
-            self.state.window.gates.append({"event": "house_power_claimed", "player": name})
+            self.state.window.gates.append({"event": "house_power_claimed", "player": name, "amount": amount})
         self.check_victory()
 
     def add_card_power(self, cid: int, amount: int) -> None:

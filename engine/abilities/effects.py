@@ -152,15 +152,22 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house")
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house")
+"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim)."""
 
 
 def _power(g, name, e, arg, ctx):
     if arg == "all":  # issue 24: every power token of every card the selector picks (Robert Baratheon)
         return _all_power(g, name, e, ctx)
-    n = int(arg if isinstance(arg, int) else e.get("amount", 1))
+    if arg == "claimed":  # issue 24 (Infamous!): the power the gate's player has just claimed for his House
+        n = int((ctx.gate or {}).get("amount", 0))
+    else:
+        n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src in ("opponent_house",):
+    if src == "gate_house":
+        who = (ctx.gate or {}).get("player")
+        holder = g.player(who).house_card if isinstance(who, str) else None
+    elif src in ("opponent_house",):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
         holder = g.player(ctx.player).house_card
@@ -211,13 +218,16 @@ def _all_power(g, name, e, ctx):
     return moved > 0
 
 
-POWER_AMOUNT = Either(Int(minimum=1), Words("all"), form="N | all")
+POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | claimed")
 
 
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
-        "opponent_house, to to your_house; `all`: all the power of every card `from` picks",
+        "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
+        "gate_house`: the power the gate's player has just claimed for his House, from his House card "
+        "(`house_power_claimed`)",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
-        phrase=lambda v, e, r: (f"move {v} power from {r.power_place(e.get('from', 'opponent_house'))} "
+        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
+                                f"{r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
 def _move_power(g, e, arg, ctx):
     return _power(g, "move_power", e, arg, ctx)

@@ -264,6 +264,8 @@ class Render:
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
+        if where == "gate_house":
+            return "that player's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house"):
             return {"opponent_house": "your opponent's House card"}.get(where, "your House card")
         return self.cards(where)
