@@ -667,6 +667,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
         if rules.get("plots"):
             out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
+    if "no_protection" in allows:
+        out.append("characters lose every \u201ccannot be killed\u201d, \u201ccannot be discarded\u201d and immunity")
     if "saves_allowed" in allows:
         out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
