@@ -63,6 +63,12 @@ event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its 
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
+event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
+      "anybody won it (type, the attacker); opened with the winner, so its responses and passives come after "
+      "the claim, the unopposed power and Renown", opened_by=(FLOW,),
+      phrase=lambda w, r: (f"after {r.challenge(w)} "
+                           + (f"{'you' if w['player'] == 'you' else 'an opponent'} initiated " if w.get("player") else "")
+                           + "is resolved"))
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_card(w)} gains power for renown")
