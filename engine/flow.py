@@ -1164,7 +1164,6 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         ch.resolved = True
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
-        g.state.window.gates.append({"event": "challenge_resolved", "type": ch.type, "player": ch.attacker})
         if ch.winner:
             g.player(ch.winner).challenges_won.append(ch.type)
             role = "attacker" if ch.winner == ch.attacker else "defender"

@@ -57,15 +57,12 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
-event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its winner, claim, unopposed power, "
-      "renown and Deadly are done, whoever won (type)", opened_by=(FLOW,),
-        phrase=lambda w, r: f"after {r.challenge(w)} is resolved")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
 event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
-      "anybody won it (type, the attacker); opened with the winner, so its responses and passives come after "
-      "the claim, the unopposed power and Renown", opened_by=(FLOW,),
+      "anybody won it (type, the attacker): its winner, claim, unopposed power, Renown and Deadly are done",
+      opened_by=(FLOW,),
       phrase=lambda w, r: (f"after {r.challenge(w)} "
                            + (f"{'you' if w['player'] == 'you' else 'an opponent'} initiated " if w.get("player") else "")
                            + "is resolved"))
