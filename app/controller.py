@@ -99,6 +99,10 @@ class TableController(QObject):
         """``ask_gold_tokens(cost, from_tokens) -> bool``: when gold tokens on cards (Tywin Lannister) and the
         pool could each pay first, True pays ``from_tokens`` of ``cost`` from the tokens first; unset (None), or
         False: the pool pays first. The window asks the player; tests replace it."""
+        self.ask_penalty: Callable[[str, int], bool] | None = None
+        """``ask_penalty(card name, gold) -> bool``: when the card being marshalled offers a gold penalty its
+        player may choose to pay (issue 24: Veteran Builder, Mance Rayder), True pays it. Unset (None), or
+        False: it is not paid. The window asks the player; tests replace it."""
         d = self.decision
         humans = self.humans
         if d is not None and d.player in humans:
@@ -270,6 +274,10 @@ class TableController(QObject):
                 return self.free_move(free)
             self.say("The game is over.", "refused")
             return False
+        if "marshal" in answer and self.ask_penalty is not None and self.decision.player == self.viewer:
+            extra = legality.penalty_choice(self.game, self.viewer, answer)
+            if extra and self.ask_penalty(self.game.name(answer["marshal"]), extra):
+                answer = dict(answer, penalty=True)  # the optional gold penalty (MAR-07)
         if ("marshal" in answer or "trigger" in answer) and "gold_tokens" not in answer \
                 and self.ask_gold_tokens is not None and self.decision.player == self.viewer:
             split = legality.gold_split_choice(self.game, self.viewer, answer)

@@ -199,6 +199,9 @@ class TableWindow(QMainWindow):
         ctl.ask_gold_tokens = lambda cost, from_tokens: self.ask(
             "Pay gold", f"Pay {cost} gold: spend {from_tokens} of it from the gold on your cards first? "
                         f"(No: your gold pool pays first.)")
+        ctl.ask_penalty = lambda title, gold: self.ask(
+            "Gold penalty", f"Marshal {title} paying the optional gold penalty ({gold} more gold)? "
+                            f"(No: pay its cost only.)")
         ctl.seat_changed.connect(self.forget_seat)
         self.privacy.taken.connect(ctl.reveal)
         self.scene.card_hovered.connect(self.preview_card)

@@ -736,19 +736,26 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
             add(Problem("ZON-01", f"{card.name!r} is {_article(card.type)}; the House deck holds only "
                                   "characters, locations, attachments and events", card))
 
-    # DCK-01: exactly 7 plots, no two with one title.
-    if len(deck.plots) != PLOT_DECK_SIZE:
-        add(Problem("DCK-01", f"the plot deck has {_count(len(deck.plots), 'card')}; "
-                              f"it needs exactly {PLOT_DECK_SIZE}"))
+    rules = agenda_deck_rules(deck.agenda)
+    by_agenda = f" with the agenda {deck.agenda.name!r}" if deck.agenda is not None else ""
+
+    # DCK-01: exactly 7 plots (an agenda may allow more: Kings of Deceit), no two with one title.
+    plots_allowed = rules.get("plots", PLOT_DECK_SIZE)
+    if not PLOT_DECK_SIZE <= len(deck.plots) <= max(plots_allowed, PLOT_DECK_SIZE):
+        needs = f"exactly {PLOT_DECK_SIZE}" if plots_allowed <= PLOT_DECK_SIZE else \
+            f"{PLOT_DECK_SIZE} to {plots_allowed}{by_agenda}"
+        add(Problem("DCK-01", f"the plot deck has {_count(len(deck.plots), 'card')}; it needs {needs}"))
     for copies in _titles(deck.plots).values():
         if len(copies) > 1:
             add(Problem("DCK-01", f"the plot deck has {len(copies)} copies of {copies[0].name!r}; "
                                   "every plot must have a different title", copies[0]))
 
-    # DCK-02: at least 60 House-deck cards.
+    # DCK-02: at least 60 House-deck cards (an agenda may say another number: Kings of Salt and Rock).
     size = sum(1 for c in deck.cards if c.type in HOUSE_DECK_TYPES)
-    if size < MIN_HOUSE_DECK:
-        add(Problem("DCK-02", f"the House deck has {_count(size, 'card')}; it needs at least {MIN_HOUSE_DECK}"))
+    least = rules.get("house_deck_min", MIN_HOUSE_DECK)
+    if size < least:
+        add(Problem("DCK-02", f"the House deck has {_count(size, 'card')}; it needs at least {least}"
+                              + (by_agenda if least != MIN_HOUSE_DECK else "")))
 
     # DCK-03: at most 3 copies of a title across the House deck (a card may allow fewer).
     for copies in _titles(deck.cards).values():
@@ -780,6 +787,12 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
                 add(Problem("DCK-06", f"{len(copies)} copies of {copies[0].name!r}; {limiters[0].name!r} "
                                       "allows no more than two copies of any card in the deck", copies[0]))
 
+    # DCK-06: the agenda's own deck rules: no neutral cards of some types (the Five Kings agendas).
+    for card in _distinct(deck.cards):
+        if card.type in rules.get("no_neutral", ()) and card.is_neutral:
+            add(Problem("DCK-06", f"{card.name!r} is a neutral {card.type}; the agenda {deck.agenda.name!r} allows "
+                                  f"no neutral {' or '.join(t + 's' for t in rules['no_neutral'])} in the deck", card))
+
     # DCK-07: banned cards, and at most one title from the restricted list (LCG organised play).
     if not casual and era != "ccg":
         for card in everything:
@@ -798,6 +811,17 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
                 add(Problem("ERA", f"{card.name!r} was not printed in {ERAS[era]} "
                                    f"({', '.join(card.printings) or card.set or 'no set known'})", card))
     return problems
+
+
+def agenda_deck_rules(agenda: CardDef | None) -> dict:
+    """The deck-building rules an agenda's ability data gives (a constant's ``deck``, docs/abilities.md):
+    ``no_neutral`` (card types), ``house_deck_min`` and ``plots`` (numbers); {} without any. The data is
+    read as it is (``cards`` does not import the engine, whose parser checks it)."""
+    rules: dict = {}
+    for a in (agenda.abilities if agenda is not None else ()):
+        if isinstance(a, dict) and a.get("kind") == "constant" and isinstance(a.get("deck"), dict):
+            rules.update(a["deck"])
+    return rules
 
 
 def _count(n: int, noun: str) -> str:

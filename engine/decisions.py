@@ -330,7 +330,7 @@ ANSWER_FIELDS: dict[str, dict[str, Shape]] = {
     "first_player": {"first_player": NAME},
     "setup": {"setup": IDS | NONE, "attach": MapOf(ID, ID) | NONE, "duplicates": MapOf(ID, ID) | IDS | NONE},
     "marshal": {"marshal": ID, "duplicate": FLAG | NONE, "attach_to": ID | NONE, "x": NUMBER | NONE,
-                "gold_tokens": NUMBER | NONE},
+                "gold_tokens": NUMBER | NONE, "penalty": FLAG | NONE},
     "challenge": {"challenge": Word("a challenge type (military, intrigue or power)"), "against": NAME | NONE,
                   "attackers": IDS_OR_NONE},
     "stealth": {"stealth": MapOf(ID, ID)},

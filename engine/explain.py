@@ -170,7 +170,7 @@ def moribund_cards(game: "Game") -> list[tuple[int, str]]:
 
 def destination_text(dest: str) -> str:
     return {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck_top": "top of the deck",
-            "deck_bottom": "bottom of the deck", "deck": "deck"}.get(dest, dest)
+            "deck_bottom": "bottom of the deck", "deck_shuffled": "deck, shuffled", "deck": "deck"}.get(dest, dest)
 
 
 def first_to_act(game: "Game") -> str | None:

@@ -107,6 +107,7 @@ def framework_window(g: Game, name: str, events: list[Event], *, end_of_phase: b
         yield from response_step(g, g.first_player)
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from after_step_six(g)
     yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
@@ -122,9 +123,23 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
     yield from response_step(g, g.state.left_of(initiator))
     enter_step(g, w, 6)
     g.resolve_moribund()
+    yield from after_step_six(g)
     yield from ordered_end(g)
     g.close_window(w)
     update_challenge_participants(g)
+
+
+def after_step_six(g: Game) -> Flow:
+    """Cards that left play in step 6 may make a ``leaves_play`` condition hold (a moribund card is
+    still in play until then, MOR-02): those cards are discarded now and leave at once."""
+    for _ in range(len(g.state.cards)):
+        victims = triggers.leaves_play_victims(g)
+        if not victims:
+            return
+        yield from leaves_play_check(g)
+        if not any(g.card(c).moribund is not None for c in victims):
+            return  # saved, and the condition ended
+        g.resolve_moribund()
 
 
 def ordered_end(g: Game) -> Flow:
@@ -272,7 +287,7 @@ def terminal_save_problem(g: Game, name: str, ev: Event, answer: dict) -> str | 
             before = list(trial.victims)
             triggers.execute(g, ab.effect, ctx)
             saved = [v for v in before if v not in trial.victims]
-        still = [v for v in saved if triggers.terminal_holds(g, v)]
+        still = [v for v in saved if triggers.terminal_holds(g, v) or triggers.leaves_play_holds(g, v)]
     except GameEnded:
         still = []
     finally:
@@ -414,6 +429,35 @@ def terminal_check(g: Game) -> Flow:
                 g.state.window.gates.append({"event": "left_play", "card": cid,
                                              "player": g.card(cid).controller})
                 dead_pile_gate(g, cid)
+    yield from leaves_play_check(g)
+
+
+def leaves_play_check(g: Game) -> Flow:
+    """A card whose constant ``leaves_play: discard`` condition holds is discarded from play (issue 24:
+    "discard this card from play when ..."), with a save step like a terminal kill (MOR-09)."""
+    pending = g.__dict__.setdefault("_terminal_pending", set())
+    for cid in triggers.leaves_play_victims(g):
+        if cid in pending:
+            continue
+        ev = Event(f"{g.name(cid)} is discarded from play by its own text",
+                   data={"removal": "discard", "source_class": "framework", "cannot_be_canceled": True,
+                         "terminal": True})
+        ev.victims = [cid]
+        pending.add(cid)
+        try:
+            yield from save_cancel_step(g, ev, g.first_player)
+        finally:
+            pending.discard(cid)
+        if cid not in ev.victims and not triggers.leaves_play_holds(g, cid):
+            continue
+        if cid not in ev.victims:
+            g.log(f"the save does not end the condition: {g.name(cid)} is discarded anyway")
+        if g.remove(cid, "discard"):
+            g.log(f"{g.name(cid)} is discarded from play (its own text)")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "discarded", "card": cid, "player": g.card(cid).controller})
+                g.state.window.gates.append({"event": "left_play", "card": cid,
+                                             "player": g.card(cid).controller})
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:
@@ -611,6 +655,8 @@ def action_decision(g: Game, name: str, found: tuple[list[dict], list[dict]] | N
                    "attach_to": normal["attach_to"], "x": normal["x"]}
             if "gold_tokens" in normal:
                 out["gold_tokens"] = normal["gold_tokens"]
+            if normal.get("penalty"):
+                out["penalty"] = True
             return out
         if "trigger" in answer:
             return triggers.check_trigger(g, name, answer, step="action")
@@ -651,6 +697,9 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
     def initiate(g: Game, ev: Event) -> Flow:
         p = g.player(name)
         cost = 0 if dup else legality.marshal_cost(g, name, cid, x)
+        if answer.get("penalty") and not dup:  # issue 24: the gold penalty he chose to pay (Veteran Builder)
+            cost += triggers.optional_penalty(g, name, cid)
+        ev.data["penalty"] = not dup and legality.penalty_paid(g, name, cid, bool(answer.get("penalty")))
         if cost:  # the pool first, then gold tokens he may spend, unless gold_tokens says (Tywin Lannister)
             g.spend_gold(name, cost, answer.get("gold_tokens"))
         if not dup:
@@ -680,8 +729,9 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.put_in_play(cid, name)
             g.card(cid).x = x
             g.log(f"{name} marshals {card_name} ({ev.data['cost']} gold)")
-        g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name})
-        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name})
+        g.state.window.gates.append({"event": "marshalled", "card": cid, "player": name,
+                                     "penalty": bool(ev.data.get("penalty"))})
+        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": name, "from": "hand"})
         return
         yield
 
@@ -1096,6 +1146,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def winner(g: Game, ev: Event) -> Flow:
         atk = sum(g.strength(c) for c in ch.attackers if not g.uncounted(c))  # core-c: not_counted
         dfn = sum(g.strength(c) for c in ch.defenders if not g.uncounted(c))
+        atk += triggers.extra_prohibited(g, ch.attacker, "extra_strength") if ch.attackers else 0  # Winter is Coming
+        dfn += triggers.extra_prohibited(g, ch.defender, "extra_strength") if ch.defenders else 0
         ch.attacker_strength, ch.defender_strength = atk, dfn
         if atk >= dfn and atk >= 1:  # CHL-12: ties go to an attacker with STR 1 or more
             ch.winner = ch.attacker
@@ -1109,7 +1161,6 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         ch.resolved = True
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")
-        g.state.window.gates.append({"event": "challenge_resolved", "type": ch.type, "player": ch.attacker})
         if ch.winner:
             g.player(ch.winner).challenges_won.append(ch.type)
             role = "attacker" if ch.winner == ch.attacker else "defender"
@@ -1170,13 +1221,18 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         yield
 
     def unopposed(g: Game, ev: Event) -> Flow:
-        if ch.unopposed:  # CHL-19
+        stop = triggers.prohibited(g, ch.attacker, "unopposed_power") if ch.unopposed else None
+        if stop is not None:  # issue 24: Break Their Defense
+            g.log(f"{ch.attacker} claims no power for the unopposed challenge ({g.name(stop[0])})")
+        elif ch.unopposed:  # CHL-19
             g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
             g.claim_house_power(ch.attacker, 1)
         return
         yield
 
     def renown(g: Game, ev: Event) -> Flow:
+        # issue 24 (Trystane Martell): the last framework event; its responses come after Deadly too
+        g.state.window.gates.append({"event": "challenge_resolved", "player": ch.attacker, "type": ch.type})
         if ch.winner is None:
             return
         side = ch.attackers if ch.winner == ch.attacker else ch.defenders

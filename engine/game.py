@@ -386,7 +386,10 @@ class Game:
     def strength(self, card_id: int) -> int:
         """Printed STR plus the net sum of every modifier, floored at 0 once at the end (LST-02/03). A printed
         X (``strength_x``) with no ability defining it counts as 0 (docs/card-format.md)."""
-        base = self.defn(card_id).strength or 0
+        d = self.defn(card_id)
+        base = d.strength or 0
+        if d.strength_x:  # issue 24 (Lady of Schemes): an X its own text defines (x_is)
+            base = triggers.defined_x(self, self.card(card_id).controller, card_id) or base
         constants = self._constants(card_id)
         # issue 24: "its STR cannot be lowered" (Areo Hotah): every lowering modifier is ignored
         fixed = any("lose_strength" in (m.get("cannot") or ()) for m in constants)
@@ -503,6 +506,7 @@ class Game:
         p = self.player(name)
         total = self.defn(p.revealed_plot).initiative if p.revealed_plot is not None else 0
         total += self.bonus(p.house_card, "initiative") if p.house_card is not None else 0
+        total += triggers.extra_initiative(self, name)  # issue 24: Mountain Bandits
         return total + sum(self.bonus(c, "initiative") for c in self.in_play_cards(name))
 
     def income(self, name: str) -> int:
@@ -511,6 +515,7 @@ class Game:
         total = self.defn(p.revealed_plot).income if p.revealed_plot is not None else 0
         if total and triggers.prohibited(self, name, "plot_income") is not None:
             total = 0  # core-b: Blockade
+        total += triggers.extra_prohibited(self, name, "extra_income")  # issue 24: A Beggared Realm
         total += self.bonus(p.house_card, "income") if p.house_card is not None else 0
         if triggers.prohibited(self, name, "income_bonuses") is not None:
             return total  # core-b: Rains of Autumn (characters, locations and attachments)
@@ -521,7 +526,6 @@ class Game:
         if p.revealed_plot is None:
             return 0
         changed = sum(int(e.value) for e in self._effects_on(p.revealed_plot, "claim"))  # core-b
-        changed += triggers.plot_claim_bonus(self)  # issue 24: Halls of the Red Keep
         changed += triggers.extra_claim(self, name)  # issue 24: Dragonstone
         return max(0, self.defn(p.revealed_plot).claim + changed)
 
@@ -532,6 +536,11 @@ class Game:
                 self.player(name).house not in d.house:
             return 2
         return 0
+
+    def extra_limited_allowed(self, name: str, card_id: int) -> bool:
+        """Issue 24: ``name`` may play ``card_id`` as his additional Limited card this round (Arianne's
+        Admirer, Taxation)."""
+        return triggers.extra_limited_allowed(self, name, card_id)
 
     def doomed_in_dead(self, name: str) -> int:
         """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
@@ -603,6 +612,11 @@ class Game:
         c.kneeling = kneeling
         c.facedown = facedown
         self.player(controller).in_play.append(cid)
+        if not (kneeling or facedown):
+            source = triggers.enters_kneeling(self, cid)  # issue 24: King's Landing, Muddy Way
+            if source is not None:
+                c.kneeling = True
+                self.log(f"{self.name(cid)} enters play kneeling ({self.name(source)})")
 
     def attach(self, cid: int, host: int, controller: str, *, duplicate: bool = False) -> None:
         self._detach_from_location(cid)
@@ -668,6 +682,9 @@ class Game:
             self.move_to_pile(cid, "deck", top=False)
         elif destination == "deck_top":
             self.move_to_pile(cid, "deck", top=True)
+        elif destination == "deck_shuffled":  # issue 24: "shuffle it into its deck instead" (Ser Barristan)
+            self.move_to_pile(cid, "deck", top=True)
+            self.shuffle_deck(self.card(cid).owner)
         else:
             self.move_to_pile(cid, destination)
 
@@ -752,7 +769,7 @@ class Game:
                 continue
             dest = c.moribund
             where = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck_top": "deck",
-                     "deck_bottom": "deck"}[dest]
+                     "deck_bottom": "deck", "deck_shuffled": "deck"}[dest]
             if c.zone != "played":
                 self.log(f"{self.name(cid)} leaves play to {c.owner}'s {where}")
             self.leave_play(cid, dest)
@@ -901,7 +918,7 @@ class Game:
     # --- core-b additions ---
     def cannot(self, card_id: int, what: str) -> bool:
         """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
-        defend, stand."""
+        defend, stand, be_removed_from_challenge..."""
         return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
                 or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
 

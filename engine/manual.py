@@ -872,13 +872,14 @@ def _into_play_problem(g: Game, player: str, cid: int, host: Any = None) -> str 
 
 
 def _put(g: Game, player: str, cid: int, host: int | None = None) -> None:
+    came_from = g.card(cid).zone
     if g.defn(cid).type == "attachment" and host is not None:
         g.attach(cid, host, player)
     else:
         g.put_in_play(cid, player)
     g.log(f"{player} puts {g.name(cid)} into play (by hand)")
     if g.state.window is not None:
-        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
+        g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player, "from": came_from})
 
 
 def _into_play_check(g: Game, player: str, a: dict, source: int | None) -> str | None:

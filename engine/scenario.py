@@ -50,7 +50,7 @@ ENTRY_KEYS = {"card", "id", "owner", "controller", "kneeling", "power", "attachm
 STEP_KEYS = {"until", "expect", "say"}
 COMMAND_KEYS = {
     "plot": set(), "first_player": set(), "setup": {"attach", "duplicates"},
-    "marshal": {"duplicate", "attach_to", "x", "gold_tokens"}, "challenge": {"against", "attackers"}, "stealth": set(),
+    "marshal": {"duplicate", "attach_to", "x", "gold_tokens", "penalty"}, "challenge": {"against", "attackers"}, "stealth": set(),
     "defend": set(), "choose": set(), "order": set(),
     "trigger": {"ability", "targets", "pay", "x", "gate_card", "gold_tokens"},
     "duplicate_save": set(),
@@ -599,6 +599,11 @@ def parse_command(value: Any, refs: _Refs, step: int) -> tuple[dict, str | None]
         out = {"marshal": refs.card(v, "marshal"), "duplicate": bool(body.get("duplicate", False)),
                "attach_to": refs.card(body["attach_to"], "attach_to") if body.get("attach_to") is not None else None,
                "x": body.get("x", 0)}
+        if "penalty" in body:  # issue 24: the optional gold penalty (Veteran Builder)
+            if not isinstance(body["penalty"], bool):
+                raise ScenarioError(step, f"marshal.penalty: expected true or false, got {body['penalty']!r}")
+            if body["penalty"]:
+                out["penalty"] = True
     elif cmd == "challenge":
         if v not in ("military", "intrigue", "power"):
             raise ScenarioError(step, f"challenge: '{v}' is not a challenge type (military, intrigue, power)")

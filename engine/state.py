@@ -283,7 +283,7 @@ class CardInstance(Tracked):
     duplicates: list[int] = field(default_factory=list)
     facedown: bool = False
     moribund: str | None = None
-    """Pending destination while moribund: dead, discard, hand, deck_top, deck_bottom."""
+    """Pending destination while moribund: dead, discard, hand, deck_top, deck_bottom, deck_shuffled."""
     x: int = 0
     """The value of X fixed when it was played (COS-09)."""
     label: str | None = None
@@ -317,7 +317,8 @@ class Player(Tracked):
     drawn_this_round: int = 0
     limited_played: bool = False
     extra_limited_played: bool = False
-    """An additional Limited location was played this round (``allows: [extra_limited_location]``: Taxation)."""
+    """An additional Limited card was played this round (``allows: [extra_limited_location]``: Taxation;
+    ``[extra_limited]``: Arianne's Admirer)."""
     challenges_made: list[str] = field(default_factory=list)
     challenges_won: list[str] = field(default_factory=list)
     """The types of the challenges this player has won this phase (attacking or defending)."""

@@ -11,11 +11,14 @@ from __future__ import annotations
 from engine.abilities.conditions import condition_holds
 from engine.abilities.constants import (_constant_keys, _constant_sources, _fingerprint, _settle_constants,
                                         attachment_restriction_problem, cannot_be, constant_modifiers,
-                                        count_for_each, does_not_kneel, extra_claim, extra_doomed, extra_power_to_win, host_types, lower_cost, prohibited,
+                                        count_for_each, does_not_kneel, extra_claim, extra_initiative, extra_doomed, extra_power_to_win, host_types, lower_cost, prohibited,
                                         prohibitions,
-                                        terminal_conditions, terminal_holds, terminal_victims)
+                                        terminal_conditions, terminal_holds, terminal_victims,
+                                        leaves_play_holds, leaves_play_victims)
 from engine.abilities.constants import allowed, allowed_for, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
-from engine.abilities.constants import constants_modify, keys_with, plot_claim_bonus, spends_gold
+from engine.abilities.constants import (constants_modify, enters_kneeling, extra_limited_allowed, keys_with,
+                                        optional_penalty, spends_gold)
+from engine.abilities.constants import defined_x  # issue 24: Lady of Schemes
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
@@ -47,14 +50,16 @@ __all__ = [
     "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_cost",
     "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
-    "passives_for", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
+    "passives_for", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_initiative",
+    "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
+    "defined_x", "enters_kneeling",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
-    "terminal_holds", "terminal_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
+    "terminal_holds", "terminal_victims", "leaves_play_holds", "leaves_play_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
     "constants_modify", "keys_with", "use_reducer", "victims_of",
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
-    "allowed", "allowed_for", "spends_gold", "plot_claim_bonus", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
+    "allowed", "allowed_for", "spends_gold", "extra_limited_allowed", "optional_penalty", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
 ]
 
 
@@ -65,8 +70,8 @@ def _amount(e: dict, default: int = 1) -> int:
 # --- core-c additions ---
 from engine.abilities.constants import weapon_only_problem  # noqa: E402
 from engine.abilities.effects import pay_challenge_tolls, replaced_kill  # noqa: E402
-from engine.abilities.constants import influence_tolls  # noqa: E402  (issue 24)
+from engine.abilities.constants import extra_prohibited, influence_tolls  # noqa: E402  (issue 24)
 from engine.abilities.effects import influence_givers, kneel_influence  # noqa: E402  (issue 24)
 
 __all__ += ["pay_challenge_tolls", "replaced_kill", "weapon_only_problem"]
-__all__ += ["influence_tolls", "influence_givers", "kneel_influence"]
+__all__ += ["extra_prohibited", "influence_tolls", "influence_givers", "kneel_influence"]

@@ -30,6 +30,15 @@ def _copies_in_play(g: Game, title: str) -> list[int]:
     return out
 
 
+def _other_dead_copy(g: Game, name: str, cid: int) -> bool:
+    """UNQ-02: another copy of the card is in ``name``'s dead pile. The card itself is not a copy of
+    itself: a unique card that an effect brings back from the dead pile may come into play."""
+    title = g.defn(cid).name
+    if title not in dead_titles(g, name):
+        return False
+    return any(c != cid and g.name(c) == title for c in g.player(name).dead)
+
+
 def unique_problem(g: Game, name: str, cid: int) -> str | None:
     d = g.defn(cid)
     if not d.unique:
@@ -39,7 +48,7 @@ def unique_problem(g: Game, name: str, cid: int) -> str | None:
         if c.owner == name or c.controller == name:
             return (f"{name} already has {d.name} in play (UNQ-01): a unique card can be in play only "
                     f"once per player; marshal this copy as a duplicate instead")
-    if d.name in dead_titles(g, name):
+    if _other_dead_copy(g, name, cid):
         return f"a copy of {d.name} is in {name}'s dead pile, so it cannot come into play (UNQ-02)"
     return None
 
@@ -54,6 +63,6 @@ def entry_problem(g: Game, name: str, cid: int) -> str | None:
         c = g.card(other)
         if other != cid and (c.owner == name or c.controller == name):
             return f"{d.name} cannot come into play: {name} already has a copy in play (UNQ-02)"
-    if d.name in dead_titles(g, name):
+    if _other_dead_copy(g, name, cid):
         return f"{d.name} cannot come into play: a copy is in {name}'s dead pile (UNQ-02)"
     return None

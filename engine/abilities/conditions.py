@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, FilterSchema, Int, ListOf, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -31,11 +31,12 @@ def _phase(g, want, ctx):
     return g.state.phase == want
 
 
-@condition("challenge_type", Words(*CHALLENGE_TYPES), "a challenge of this type is under way",
-        phrase=lambda v, r: f"it is {r.article(v)} challenge")
+@condition("challenge_type", Words(*CHALLENGE_TYPES, "any"), "a challenge of this type (`any`: of any type) is "
+           "under way",
+        phrase=lambda v, r: "a challenge is under way" if v == "any" else f"it is {r.article(v)} challenge")
 def _challenge_type(g, want, ctx):
     ch = g.state.challenge
-    return not (ch is None or ch.ended or ch.type != want)
+    return not (ch is None or ch.ended or want != "any" and ch.type != want)
 
 
 COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},
@@ -59,11 +60,32 @@ def _you_control(g, want, ctx):
     return _counted(g, want, ctx, controller="you")
 
 
-@condition("in_play", COUNTED, "at least count_min (default 1) and at most count_max cards in play, any player's, "
-           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\")",
-        phrase=lambda v, r: "there is " + r.counted(v) + ("" if v.get("from") else " in play"))
+IN_PLAY = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM,
+                        "more_than": FilterSchema(form="FILTER")},
+                       form="{FILTER..., count_min: N, count_max: N, from: PILE, more_than: FILTER}")
+
+
+def _in_play_phrase(v, r) -> str:
+    if "more_than" not in v:
+        return "there is " + r.counted(v) + ("" if v.get("from") else " in play")
+    mine = {k: x for k, x in v.items() if k != "more_than"}
+    return ("there are more " + r.filter(mine, article_="", plural=True) + " than "
+            + r.filter(v["more_than"], article_="", plural=True) + ("" if v.get("from") else " in play"))
+
+
+@condition("in_play", IN_PLAY, "at least count_min (default 1) and at most count_max cards in play, any player's, "
+           "match (with `from: PILE`: in every player's pile of that kind, \"a Doomed card in a dead pile\"); "
+           "with `more_than: FILTER`, also more of them than cards in play that match that filter (\"more "
+           "Night's Watch than Wildling characters in play\")",
+        phrase=_in_play_phrase)
 def _in_play(g, want, ctx):
-    return _counted(g, want, ctx, any_player=True)
+    f = dict(want)
+    than = f.pop("more_than", None)
+    if than is not None:
+        mine = {k: x for k, x in f.items() if k not in ("count_min", "count_max")}
+        if len(candidates(g, mine, ctx, any_player=True)) <= len(candidates(g, dict(than), ctx, any_player=True)):
+            return False
+    return _counted(g, f, ctx, any_player=True)
 
 
 @condition("defender_controls", COUNTED, "the defending player of the current challenge controls at least "
@@ -165,12 +187,13 @@ def _plots_chosen(g, want, ctx):
 
 # --- issue 24 (CCG Winter Edition) additions ---
 
-@condition("unopposed", TrueOnly(), "you won the current (or last) challenge unopposed: as the attacker, against "
-                                    "a defending STR of 0 (CHL-19)",
-           phrase=lambda v, r: "you won the challenge unopposed")
+@condition("unopposed", Either(TrueOnly(), Words("any"), form="true | any"),
+           "you won the current (or last) challenge unopposed: as the attacker, against a defending STR of 0 "
+           "(CHL-19); `any`: whoever won it",
+           phrase=lambda v, r: "the challenge was won unopposed" if v == "any" else "you won the challenge unopposed")
 def _unopposed(g, want, ctx):
     ch = g.state.challenge
-    return ch is not None and ch.winner == ctx.player and ch.unopposed
+    return ch is not None and ch.unopposed and (want == "any" or ch.winner == ctx.player)
 
 
 @condition("won_challenges", ListOf(Words(*CHALLENGE_TYPES)), "you have won a challenge of each of these types this "
@@ -218,3 +241,11 @@ def _your_strength_min(g, want, ctx):
 def _revealed_plot(g, want, ctx):
     return any(p.revealed_plot is not None and not p.eliminated and matches(g, p.revealed_plot, dict(want), ctx)
                for p in g.state.players)
+
+
+@condition("initiative_above", Words("gate_player"), "your total initiative is higher than that of the player of the "
+                                                     "gate (\"than that opponent\": the player who played the event)",
+           phrase=lambda v, r: "your total initiative is higher than that player's")
+def _initiative_above(g, want, ctx):
+    other = (ctx.gate or {}).get("player")
+    return isinstance(other, str) and other != ctx.player and g.initiative(ctx.player) > g.initiative(other)

@@ -58,6 +58,18 @@ def extra_claim(g: Game, player: str) -> int:
     return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
 
 
+def extra_prohibited(g: Game, player: str, what: str) -> int:
+    """Issue 24 (A Beggared Realm, Winter is Coming): the sum of the ``max`` of the player's ``prohibit: {what:
+    extra_income | extra_strength, max: N}`` in play."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
+
+
+def extra_initiative(g: Game, player: str) -> int:
+    """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
+    extra_initiative, max: N}`` in play after another (each adds its N)."""
+    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+
+
 def prohibitions(g: Game, player: str, what: str):
     """Every player restriction in play that applies to ``player`` now: (source card, prohibit)."""
     keys = g.__dict__.get("_prohibit_keys")
@@ -594,6 +606,32 @@ def terminal_victims(g: Game) -> list[int]:
             if g.card(cid).moribund is None and terminal_holds(g, cid)]
 
 
+def leaves_play_holds(g: Game, cid: int) -> bool:
+    """A constant ``leaves_play: discard`` of the card, whose condition holds now: it is discarded."""
+    c = g.card(cid)
+    if c.zone not in ("in_play", "attached") or c.facedown:
+        return False
+    return any(ab.kind == "constant" and ab.leaves_play and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
+               for ab in abilities(g, cid))
+
+
+def leaves_play_victims(g: Game) -> list[int]:
+    """Cards in play (attachments too), not already moribund, whose ``leaves_play`` condition holds now."""
+    has = g.__dict__.get("_has_leaves_play")
+    if has is None:  # any card in the pool with such a constant (computed once)
+        has = g.__dict__["_has_leaves_play"] = any(
+            isinstance(a, dict) and a.get("leaves_play") for d in g.pool.values() for a in d.abilities)
+    if not has:
+        return []
+    out = []
+    for p in g.state.players:
+        for cid in p.in_play:
+            for x in (cid, *g.card(cid).attachments):
+                if g.card(x).moribund is None and not g.cannot(x, "be_discarded") and leaves_play_holds(g, x):
+                    out.append(x)
+    return out
+
+
 def host_types(g: Game, attachment: int) -> list[str]:
     """ATT-01: an attachment goes on a character unless its (current) text names another host."""
     named = [t for ab in abilities(g, attachment) if ab.attach_to and "type" in ab.attach_to
@@ -644,7 +682,32 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx, any_player=True))
+    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(_house_and_plot_cards(g, spec, ctx))
+
+
+def _house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
+def defined_x(g: Game, player: str, cid: int) -> int | None:
+    """Issue 24 (Lady of Schemes): the printed X of the card as its own ``x_is`` constant counts it (read as
+    ``player``'s), or None when no such constant of the card applies."""
+    keys = keys_with(g, "x_is")
+    if keys is not None and g.state.cards[cid].key not in keys:
+        return None
+    for ab in abilities(g, cid):
+        if ab.kind == "constant" and ab.x_is and condition_holds(g, ab.condition, Ctx(cid, player, ab)):
+            return count_for_each(g, ab.x_is, Ctx(cid, player, ab))
+    return None
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:
@@ -724,6 +787,15 @@ def _keyed_sources(g: Game, attr: str) -> list[tuple[int, Ability]]:
             if getattr(ab, attr, None) and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab)):
                 out.append((cid, ab))
     return out
+
+
+def enters_kneeling(g: Game, cid: int) -> int | None:
+    """Issue 24 (King's Landing, Muddy Way): the card in play (the entering card itself too) whose
+    ``enters_kneeling`` filter makes ``cid`` enter play kneeling, or None."""
+    for src, ab in _keyed_sources(g, "enters_kneeling"):
+        if matches(g, cid, ab.enters_kneeling, Ctx(src, g.card(src).controller, ab)):
+            return src
+    return None
 
 
 def tolls(g: Game, on: str, *, card: int | None = None, player: str | None = None, ctype: str | None = None,
@@ -852,7 +924,25 @@ def allowed_for(g: Game, player: str, what: str) -> bool:
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
 
 
-def plot_claim_bonus(g: Game) -> int:
-    """Issue 24 (Halls of the Red Keep): what the constants in play whose condition holds add to every
-    revealed plot's claim value (``plot_claim: N``)."""
-    return sum(ab.plot_claim for _, ab in _keyed_sources(g, "plot_claim"))
+def extra_limited_allowed(g: Game, player: str, cid: int) -> bool:
+    """Whether ``player`` may still play ``cid`` as his one additional Limited card this round (MAR-11, GEN-01):
+    a card he controls allows it (``allows: [extra_limited]``, any card: Arianne's Admirer; or
+    ``[extra_limited_location]``, a location: Taxation) and he has not played that additional card yet."""
+    if g.player(player).extra_limited_played:
+        return False
+    return allowed_for(g, player, "extra_limited") or (
+        g.defn(cid).type == "location" and allowed_for(g, player, "extra_limited_location"))
+
+
+def optional_penalty(g: Game, player: str, cid: int) -> int:
+    """Issue 24: the gold penalty ``player`` may choose to pay as he marshals ``cid`` (0: none is offered): the
+    card's own ``optional_penalty`` (Veteran Builder), and those of his cards in play whose ``card`` filter it
+    matches (Mance Rayder, for Wildling characters); several add up."""
+    total = sum(int(ab.optional_penalty["gold"]) for ab in abilities(g, cid)
+                if ab.kind == "constant" and ab.optional_penalty and "card" not in ab.optional_penalty
+                and condition_holds(g, ab.condition, Ctx(cid, player, ab)))
+    for src, ab in _keyed_sources(g, "optional_penalty"):
+        f = ab.optional_penalty.get("card")
+        if f is not None and g.card(src).controller == player and matches(g, cid, dict(f), Ctx(src, player, ab)):
+            total += int(ab.optional_penalty["gold"])
+    return total

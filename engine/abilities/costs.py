@@ -227,7 +227,8 @@ def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *
     gold = gold_cost(g, player, cid, ab, x)
     d = g.defn(cid)
     printed_gold = (d.cost or d.cost_x) if d.type == "event" and c.zone == "hand" else 0
-    if d.type == "event" and c.zone == "hand" and g.has_keyword(cid, "limited") and g.player(player).limited_played:
+    if d.type == "event" and c.zone == "hand" and g.has_keyword(cid, "limited") and g.player(player).limited_played \
+            and not g.extra_limited_allowed(player, cid):  # issue 24: Arianne's Admirer
         return f"{player} has already played a Limited card this round (MAR-11)"  # any type counts (KW-07)
     if printed_gold and not (st.phase == "marshalling" and st.active_player == player):
         # C-14: a gold-cost card only in your own marshalling turn; an ability whose text asks
@@ -358,6 +359,8 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
         p.played.append(cid)
         c.moribund = "dead" if g.has_keyword(cid, "deathbound") else "discard"
         if g.has_keyword(cid, "limited"):
+            if p.limited_played:  # issue 24: the additional Limited card (Arianne's Admirer)
+                p.extra_limited_played = True
             p.limited_played = True
 
 

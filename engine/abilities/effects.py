@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import candidates, immune_to, matches
+from engine.abilities.filters import candidates, challenge_loser, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 UNTIL = Words("challenge", "phase", "round")
 PLAYERS = Words("you", "opponent", "each_opponent", "target")
 """Who draws or discards: ``target`` is a chosen player (``choose: {player: ...}``)."""
-DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom")
+DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom", "deck_shuffled")
+PARTICIPATE = ("participate_military", "participate_intrigue", "participate_power")
+"""``cannot: [participate_<type>]``: the card takes no part in challenges of that type (issue 24)."""
 REMOVAL_WORD = {"kill": "dead", "discard": "discard", "return_to_hand": "hand", "return_to_deck": "deck"}
 MODIFIERS = {"strength": Int(minimum=None), "add_icons": ListOf(Words(*ICONS)),
              "remove_icons": ListOf(Words(*ICONS)), "add_keywords": ListOf(Keyword()),
@@ -159,6 +161,9 @@ def _power(g, name, e, arg, ctx):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
         holder = g.player(ctx.player).house_card
+    elif src == "loser_house":  # issue 24: the House of the player who lost the challenge (Bloody Trident)
+        loser = challenge_loser(g)
+        holder = g.player(loser).house_card if loser else None
     else:
         found = select(g, src, ctx)
         holder = found[0] if found else None
@@ -182,6 +187,9 @@ def _power_holders(g, src, ctx) -> list[int]:
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
         return [g.player(ctx.player).house_card]
+    if src == "loser_house":
+        loser = challenge_loser(g)
+        return [g.player(loser).house_card] if loser else []
     return list(select(g, src, ctx))
 
 
@@ -227,11 +235,17 @@ def _discard_power(g, e, arg, ctx):
 
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
-        "(DRW-03..05); `gate_player`: the player of the gate", keys={"player": Words(*PLAYERS.words, "gate_player")},
-        phrase=lambda v, e, r: r.subject(e.get("player", "you"), "draw " + r.count(v, "card")))
+        "(DRW-03..05); `gate_player`: the player of the gate; `hand_max: N`: only a player with N or fewer cards in "
+        "hand as the effect resolves (Forever Listening)",
+        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
+        phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
+                                + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "
+                                   f"{e['hand_max']} or fewer cards in hand" if "hand_max" in e else "")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
     for who in select(g, e.get("player", "you"), ctx):
+        if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
+            continue
         got = g.draw(who, n, by_effect=True)
         g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
     return True
@@ -256,7 +270,8 @@ def _describe_modify(e: dict) -> str:
         if e.get(key):
             parts.append(f"{word} {', '.join(e[key])}")
     if e.get("cannot"):
-        parts.append("cannot " + " or ".join(w.replace("_", " ") for w in e["cannot"]))
+        parts.append("cannot " + " or ".join((f"participate in {w[12:]} challenges" if w.startswith("participate_") else w.replace("_", " "))
+                                             for w in e["cannot"]))
     if e.get("no_kneel"):
         parts.append("does not kneel to " + " or ".join(e["no_kneel"]))
     if e.get("doomed"):
@@ -276,13 +291,17 @@ def _describe_modify(e: dict) -> str:
         "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
         "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
-        "stand | attack | be_saved]`: for the duration the card cannot be killed, be discarded from play, be "
-        "declared as a defender, stand, be declared as an attacker or be saved, as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
+        "stand | attack | be_saved | be_removed_from_challenge | participate_military | participate_intrigue | "
+        "participate_power]`: for the duration the card cannot be killed, be discarded from play, be declared as a "
+        "defender, stand, be declared as an attacker, be saved, be removed from the challenge (by "
+        "`remove_from_challenge`), or take part in a challenge of that type (declared or joining: Pious Pacifist), "
+        "as with a constant's `cannot`. `no_kneel: [attack, defend]`: for the duration it does not kneel "
         "when declared as an attacker / defender (CHL-03, CHL-07). `doomed: true`: it is Doomed for the duration "
         "(the `doomed` filter; a card that leaves play loses it)",
         keys={**MODIFIERS, "terminal": FilterSchema(), "become": Words("character", "location", "attachment"),
               "until": UNTIL, "for_each": FOR_EACH,
-              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved")),
+              "cannot": ListOf(Words("be_killed", "be_discarded", "defend", "stand", "attack", "be_saved",
+                                     "be_removed_from_challenge", *PARTICIPATE)),
               "no_kneel": ListOf(Words("attack", "defend")), "doomed": TrueOnly()},
         phrase=lambda v, e, r: (("have " + r.cards(v) if r.imperative else r.subject_noun(v)) + " "
                                 + r.modifiers(e, r.imperative or r.is_plural(v)) + " " + r.until(e.get("until"))))
@@ -371,25 +390,31 @@ def _discard_at_random(g, e, arg, ctx):
 
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
-        "control (CTL-01)", keys={"controller": Words("you", "opponent", "target")},
+        "control (CTL-01); `owner`: each card under its owner's control (cards the players chose from their own "
+        "hands with `chooses`)", keys={"controller": Words("you", "opponent", "target", "owner")},
         phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
-            "" if e.get("controller", "you") == "you" else f" under {r.poss(e['controller'])} control")))
+            "" if e.get("controller", "you") == "you" else " under their owners' control"
+            if e["controller"] == "owner" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
     done = False
     who = e.get("controller", "you")
-    player = ctx.player if who == "you" else (
+    player = ctx.player if who in ("you", "owner") else (
         next((t for t in ctx.targets if isinstance(t, str)), None) if who == "target" else
         (select(g, "opponent", ctx) or [None])[0])
     if player is None:
         return False
     for cid in select(g, arg, ctx):
+        if who == "owner":
+            player = g.card(cid).owner
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
+        came_from = g.card(cid).zone
         g.put_in_play(cid, player)
-        g.log(f"{ctx.player} puts {g.name(cid)} into play" + (f" under {player}'s control" if player != ctx.player
-                                                              else "") + f" ({g.name(ctx.source)})")
+        g.log(f"{player if who == 'owner' else ctx.player} puts {g.name(cid)} into play"
+              + (f" under {player}'s control" if player != ctx.player and who != "owner" else "")
+              + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
-            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player})
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": player, "from": came_from})
         done = True
     return done
 
@@ -413,6 +438,8 @@ def _remove_from_challenge(g, e, arg, ctx):
     ch = g.state.challenge
     done = False
     for cid in select(g, arg, ctx):
+        if g.cannot(cid, "be_removed_from_challenge"):
+            continue  # issue 24: Desert Stocks
         if ch is not None and cid in ch.attackers + ch.defenders:
             (ch.attackers if cid in ch.attackers else ch.defenders).remove(cid)
             g.log(f"{g.name(cid)} is removed from the challenge ({g.name(ctx.source)})")
@@ -531,7 +558,8 @@ def _one_of_ask(g, e, ctx):
 
 
 @effect("one_of", EffectLists(), "the controller chooses one of the labelled lists (our own words), among those "
-        "whose first effect can be done, and its effects happen in order, each only if the one before resolved; "
+        "whose first effect can be done, and its effects happen in order, each only if the one before resolved "
+        "(a `chooses` in a branch is made as the branch runs); "
         "`look: target | opponent | you` shows the chooser the top card of that player's deck first",
         keys={"look": Words("target", "opponent", "you")}, ask=_one_of_ask, sequence=True,
         phrase=lambda v, e, r: r.one_of(v, e))
@@ -602,17 +630,34 @@ def _deck_of(g, sel, ctx) -> str | None:
     return found[0] if found else None
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent"), "the top card of that player's deck "
-        "goes to the discard pile; `count: N`: the top N cards (as many as there are); `each_opponent`: of each "
-        "opponent's deck", keys={"count": Int(minimum=1)},
+def _discard_top_phrase(v, e, r) -> str:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":  # issue 24: Pilfering Stowaway
+        return f"discard the top X cards of {r.poss(v)} deck (X is the chosen card's printed STR)"
+    return (f"discard the top {n} cards of {r.poss(v)} deck" if n > 1
+            else f"discard the top card of {r.poss(v)} deck")
+
+
+def _discard_top_count(g, e, ctx) -> int:
+    n = e.get("count", 1)
+    if n == "target_printed_strength":
+        cards = [t for t in ctx.targets if isinstance(t, int) and t in g.state.cards]
+        return (g.defn(cards[0]).strength or 0) if cards else 0
+    return int(n)
+
+
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
+        "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR",
+        keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
-        phrase=lambda v, e, r: (f"discard the top {e['count']} cards of {r.poss(v)} deck" if e.get("count", 1) > 1
-                                else f"discard the top card of {r.poss(v)} deck"))
+        phrase=_discard_top_phrase)
 def _discard_top(g, e, arg, ctx):
     done = False
     for who in _decks_of(g, arg, ctx):
         deck = g.player(who).deck
-        for _ in range(int(e.get("count", 1))):
+        for _ in range(_discard_top_count(g, e, ctx)):
             if not deck:
                 break
             cid = deck[0]
@@ -643,11 +688,16 @@ def _top_to_bottom(g, e, arg, ctx):
 
 
 @effect("discard_to_deck", Words("you", "opponent", "target"), "the top card of that player's discard pile goes "
-        "on top of his or her deck",
-        phrase=lambda v, e, r: f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck")
+        "on top of his or her deck; `card: FILTER`: the matching card nearest the top of the pile (\"the event "
+        "closest to the top\")", keys={"card": FilterSchema()},
+        phrase=lambda v, e, r: (f"put the {r.filter(e['card'], article_='')} closest to the top of {r.poss(v)} "
+                                f"discard pile on top of {r.poss(v)} deck" if isinstance(e.get("card"), dict) else
+                                f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck"))
 def _discard_to_deck(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
     pile = g.player(who).discard if who else []
+    if isinstance(e.get("card"), dict):  # issue 24: the Iron Throne (Martell printing)
+        pile = [c for c in pile if matches(g, c, dict(e["card"]), ctx)]
     if not pile:
         return False
     cid = pile[-1]
@@ -860,7 +910,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
             if "keep" in e:
                 lo = hi = max(0, len(cands) - int(e["keep"]))
             else:
-                hi = min(int(e.get("count", 1)), len(cands))
+                want = int(ctx.x) if e.get("count") == "x" else int(e.get("count", 1))  # issue 24: X paid
+                hi = min(want, len(cands))
                 lo = 0 if e.get("up_to") else hi
             picks: list = []
             if hi > 0:
@@ -894,23 +945,35 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
         to_play = e.get("to") == "play"
         if to_play:
             found = [c for c in found if not unique_problem(g, who, c)]  # C-08
-        pick = None
-        if found:
-            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds", found, 1, 1,
+        if e.get("to") == "agenda":  # issue 24: Recover the Heir
+            found = [c for c in found if _agenda_problem(g, who, c) is None]
+        picks = []
+        n = 1 if "count" not in e else g.strength(ctx.source) if e["count"] == "self_strength" \
+            else len(found) if e["count"] == "any" else int(e["count"])
+        if found and n > 0:
+            hi = min(n, len(found))
+            lo = 0 if e.get("up_to") or e.get("count") == "any" else hi
+            d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
+                        f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
             answer = yield from g.ask(d)
-            pick = answer["choose"][0]
-        if pick is not None:
+            picks = list(answer["choose"])
+        for pick in picks:
             found_any = True
-            if to_play:
+            if e.get("to") == "agenda":
+                g.place_as_agenda(pick)
+                g.log(f"{who} searches the deck and places {g.name(pick)} on the House card as the agenda "
+                      f"({g.name(ctx.source)})")
+            elif to_play:
                 g.put_in_play(pick, who)
                 g.log(f"{who} searches the deck and puts {g.name(pick)} into play ({g.name(ctx.source)})")
                 if g.state.window is not None:
-                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who})
+                    g.state.window.gates.append({"event": "entered_play", "card": pick, "player": who,
+                                                 "from": "deck"})
             else:
                 g.move_to_pile(pick, "hand")
                 g.log(f"{who} searches the deck and reveals {g.name(pick)} ({g.name(ctx.source)})")
-        else:
+        if not picks:
             g.log(f"{who} searches the deck and finds nothing ({g.name(ctx.source)})")
         g.shuffle_deck(who)  # ZON-16
     return found_any
@@ -985,6 +1048,16 @@ def _discard_cards(g, e, arg, ctx):
     if picks:
         g.log(f"{', '.join(g.name(c) for c in picks)} discarded from hand ({g.name(ctx.source)})")
     return bool(picks)
+
+
+@effect("reveal_hand", EVERY_PLAYER, "each player named here reveals his hand to every player (the game log lists it)",
+        phrase=lambda v, e, r: r.subject(v, "reveal") + f" {r.their(v)} hand")
+def _reveal_hand(g, e, arg, ctx):
+    for who in select(g, arg, ctx):
+        if isinstance(who, str):
+            hand = g.player(who).hand
+            g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(ctx.source)})")
+    return True
 
 
 def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1104,6 +1177,7 @@ def _flow_one(g: Game, e, ctx: Ctx):
             return False
         g.log(f"{ctx.player} chooses {labels[0]} ({g.name(ctx.source)})")
         for item in e[name][labels[0]]:
+            yield from prepare_flow(g, (item,), ctx)  # issue 24: a branch's `chooses` is made as it runs
             if not (yield from _flow_one(g, item, ctx)):
                 return False
         return True
@@ -1192,7 +1266,7 @@ def _join_challenge(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone != "in_play" or cid in ch.attackers + ch.defenders:
+        if c.zone != "in_play" or cid in ch.attackers + ch.defenders or g.cannot(cid, f"participate_{ch.type}"):
             continue
         side = ch.attackers if c.controller == ch.attacker else ch.defenders if c.controller == ch.defender \
             else None
@@ -1207,7 +1281,8 @@ def _join_challenge(g, e, arg, ctx):
 
 @effect("skip_standing", card_selector(), "the cards do not stand in the standing phase this round (DOM-03); "
         "other effects may still stand them",
-        phrase=lambda v, e, r: r.subject(v, "do") + " not stand during the standing phase this round")
+        phrase=lambda v, e, r: ((f"have {r.cards(v)} not" if r.imperative else r.subject(v, "do") + " not")
+                                + " stand during the standing phase this round"))
 def _skip_standing(g, e, arg, ctx):
     done = False
     for cid in select(g, arg, ctx):
@@ -1242,27 +1317,70 @@ effect("may_draw", Int(minimum=1), "each player of `player` (default you; `gate_
         phrase=lambda v, e, r: r.cards(e.get("player", "you")) + " may draw " + r.count(v, "card"))(_may_draw)
 
 
-@effect("reveal_top_to_hand", Words("you"), "reveals the top card of your deck and puts it into your hand (not a "
-        "draw: the draw cap does not count it); with `card: FILTER` only a matching card goes to the hand, and "
-        "with `otherwise: discard` any other card is discarded (resolved only when the card goes to the hand)",
-        keys={"card": FilterSchema(), "otherwise": Words("discard")},
-        phrase=lambda v, e, r: ("reveal the top card of your deck and put it into your hand"
-                                + (f" if it is {r.filter(e['card'])}" if e.get("card") else "")
-                                + (", else discard it" if e.get("otherwise") else "")))
+def _reveal_top_phrase(v, e, r) -> str:
+    if int(e.get("count", 1)) > 1:  # issue 24: Desert Hermit, A Test of Knowledge
+        return (f"reveal the top {e['count']} cards of your deck, put each "
+                + (r.filter(e["card"], article_="") if e.get("card") else "card")
+                + " among them into your hand" + {"discard": " and discard the others",
+                                                  "deck_bottom": " and put the others on the bottom of your deck"}.get(
+                    e.get("otherwise"), ""))
+    if v == "target":  # issue 24: Cape Kraken
+        text = "reveal the top card of that player's deck and put it into its owner's hand"
+    else:
+        text = "reveal the top card of your deck and put it into your hand"
+    text += f" if it is {r.filter(e['card'])}" if e.get("card") else ""
+    return text + {"discard": ", else discard it", "dead": ", else place it in its owner's dead pile",
+                   "deck_bottom": ", else put it on the bottom of your deck"}.get(
+        e.get("otherwise"), "")
+
+
+@effect("reveal_top_to_hand", Words("you", "target"), "reveals the top card of your deck (`target`: of the chosen "
+        "player's) and puts it into its owner's hand (not a draw: the draw cap does not count it); with `card: "
+        "FILTER` only a matching card goes to the hand, and with `otherwise: discard | dead` any other card goes "
+        "to its owner's discard (dead) pile (resolved only when the card goes to the hand); `count: N` (your "
+        "deck): the top N cards, each matching one to the hand, the others discarded (`otherwise: discard`) or "
+        "left on top in their order (resolved when one goes to the hand; Desert Hermit); `otherwise: deck_bottom`: "
+        "the others go to the bottom of the deck (A Test of Knowledge)",
+        keys={"card": FilterSchema(), "otherwise": Words("discard", "dead", "deck_bottom"),
+              "count": Int(minimum=1)},
+        phrase=_reveal_top_phrase)
 def _reveal_top_to_hand(g, e, arg, ctx):
-    deck = g.player(ctx.player).deck
+    who = ctx.player if arg != "target" else next((t for t in ctx.targets if isinstance(t, str)), None)
+    deck = g.player(who).deck if who else []
     if not deck:
         return False
+    if int(e.get("count", 1)) > 1:  # issue 24 (Desert Hermit, A Test of Knowledge): the top N cards
+        shown = list(deck[:int(e["count"])])
+        g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
+              f"({g.name(ctx.source)})")
+        taken = [c for c in shown if not e.get("card") or matches(g, c, dict(e["card"]), ctx)]
+        for cid in shown:
+            if cid in taken:
+                g.move_to_pile(cid, "hand")
+                g.log(f"{ctx.player} puts {g.name(cid)} into hand ({g.name(ctx.source)})")
+            elif e.get("otherwise") == "discard":
+                g.move_to_pile(cid, "discard")
+                g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+            elif e.get("otherwise") == "deck_bottom":
+                g.move_to_pile(cid, "deck", top=False)
+        return bool(taken)
     cid = deck[0]
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
-        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
+        g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+              f" deck ({g.name(ctx.source)})")
         if e.get("otherwise") == "discard":
             g.move_to_pile(cid, "discard")
             g.log(f"{g.name(cid)} is discarded ({g.name(ctx.source)})")
+        elif e.get("otherwise") == "dead":  # issue 24: Cape Kraken
+            g.move_to_pile(cid, "dead")
+            g.log(f"{g.name(cid)} is placed in {who}'s dead pile ({g.name(ctx.source)})")
+            _gate(g, "dead", cid, who)
+        elif e.get("otherwise") == "deck_bottom":
+            g.move_to_pile(cid, "deck", top=False)
         return False
     g.move_to_pile(cid, "hand")
-    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of the deck and puts it into hand "
-          f"({g.name(ctx.source)})")
+    g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
+          f" deck and puts it into {'hand' if who == ctx.player else who + chr(39) + 's hand'} ({g.name(ctx.source)})")
     return True
 
 
@@ -1469,8 +1587,18 @@ effect("copy_when_revealed", Words("opponent", "each_opponent"), "you copy the \
 
 # search_pick: `to: duplicate` attaches the found card to this card as a duplicate (Rhaegal); both searches
 # open `card_revealed` for the card they reveal.
-REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate")
-REGISTRY["effect"]["search_pick"].doc += "; `to: duplicate`: attached to this card as a duplicate (UNQ-06)"
+REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate", "agenda")
+REGISTRY["effect"]["search_pick"].doc += ("; `to: duplicate`: attached to this card as a duplicate (UNQ-06); `to: "
+                                          "agenda`: only a character that may become the player's agenda is found "
+                                          "(`place_as_agenda`), and it is placed on his House card as his agenda")
+# issue 24 (Khal Drogo, Balon Greyjoy of the Five Kings Edition; Grey Wind): "search your deck for (up to) X cards",
+# "for any number of"
+REGISTRY["effect"]["search_pick"].keys["count"] = Either(Int(minimum=1), Words("self_strength", "any"),
+                                                         form="N | self_strength | any")
+REGISTRY["effect"]["search_pick"].keys["up_to"] = TrueOnly()
+REGISTRY["effect"]["search_pick"].doc += ("; `count: N | self_strength | any`: N matching cards (as many as there are; "
+                                          "`self_strength`: this card's current STR; `any`: any number of them, none "
+                                          "included), `up_to: true`: up to N")
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1597,25 +1725,30 @@ def _reduce_influence(g, e, arg, ctx):
 
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
-           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True)}
-"""``to: deck``: shuffled into the deck (ZON-16)."""
+           "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True),
+           "used_plots": ("used_plots", True)}
+"""``to: deck``: shuffled into the deck (ZON-16); ``to: used_plots``: a plot from the plot deck to the used pile."""
+_PLOT_PILES = ("plot_deck", "used_plots")
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
-        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16)",
+        "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16); "
+        "`to: used_plots`: a plot of the plot deck (`from: plot_deck`) goes to the used pile",
         keys={"to": Words(*PILE_TO)},
         phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
         else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
-            "discard": " in {} discard pile", "dead": " in {} dead pile"}.get(e.get("to", "hand"), " in {} " + str(
+            "discard": " in {} discard pile", "dead": " in {} dead pile",
+            "used_plots": " in {} used pile"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
 def _move_between_piles(g, e, arg, ctx):
     zone, top = PILE_TO[e.get("to", "hand")]
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone not in ("hand", "deck", "discard", "dead") or c.zone == zone:
+        if c.zone not in ("hand", "deck", "discard", "dead", "plot_deck") or c.zone == zone \
+                or (c.zone in _PLOT_PILES) != (zone in _PLOT_PILES):  # plots stay among the plot piles
             continue
         was = c.zone
         g.move_to_pile(cid, zone, top=top)
@@ -1627,6 +1760,22 @@ def _move_between_piles(g, e, arg, ctx):
     return done
 
 
+def _agenda_problem(g: Game, player: str, cid: int) -> str | None:
+    """Why the card cannot become the player's agenda (None if it can): it must be able to (its text places it,
+    `place_as_agenda`), the player has no agenda yet (ZON-05), and his House is the card's (a neutral card suits
+    any House)."""
+    d, p = g.defn(cid), g.player(player)
+    if not any(isinstance(a, dict) and any(isinstance(x, dict) and "place_as_agenda" in x for x in a.get("effect") or ())
+               for a in d.abilities):
+        return "its text does not let it become an agenda"
+    if p.agenda is not None:
+        return "there is one already (ZON-05)"
+    houses = {h for h in (d.house if isinstance(d.house, (tuple, list)) else (d.house,)) if h and h != "neutral"}
+    if houses and p.house not in houses:
+        return f"{player}'s House is not {' or '.join(sorted(houses))}"
+    return None
+
+
 @effect("place_as_agenda", Words("self"), "this character, played from your hand and in play under your control, "
         "leaves play and is placed on your House card as your agenda (ZON-05; the FAQ: it has left play, so other "
         "copies may be played): only if you have no agenda and your House is the card's (any House for a neutral "
@@ -1634,16 +1783,13 @@ def _move_between_piles(g, e, arg, ctx):
         "its abilities marked `as_agenda: true` work, and its type is agenda",
         phrase=lambda v, e, r: "place this card on your House card as your agenda")
 def _place_as_agenda(g, e, arg, ctx):
-    cid, p = ctx.source, g.player(ctx.player)
+    cid = ctx.source
     c = g.card(cid)
-    house = g.defn(cid).house
-    houses = {h for h in (house if isinstance(house, (tuple, list)) else (house,)) if h and h != "neutral"}
     if c.zone != "in_play" or c.moribund is not None or c.controller != ctx.player or c.owner != ctx.player:
         return False
-    if p.agenda is not None or (houses and p.house not in houses):
-        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: "
-              + ("there is one already (ZON-05)" if p.agenda is not None
-                 else f"{ctx.player}'s House is not {' or '.join(sorted(houses))}"))
+    problem = _agenda_problem(g, ctx.player, cid)
+    if problem is not None:
+        g.log(f"{g.name(cid)} cannot become {ctx.player}'s agenda: {problem}")
         return False
     g.place_as_agenda(cid)
     g.log(f"{ctx.player} places {g.name(cid)} on the House card as the agenda ({g.name(ctx.source)})")
@@ -1816,6 +1962,12 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                 form="FILTER | host_attachments")}, asks=True,
        phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
+
+
+REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
+REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
+
+
 # --- issue 24 (CCG Five Kings Edition) additions ---
 
 def _may_claim_house_power(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -1839,3 +1991,46 @@ effect("may_claim_house_power", Int(minimum=1), "each player of `player` (defaul
        keys={"player": Words(*EVERY_PLAYER.words, "gate_player")}, asks=True,
        phrase=lambda v, e, r: (r.cards(e.get("player", "you")) + f" may gain {v} power for "
                                + r.their(e.get("player", "you")) + " House"))(_may_claim_house_power)
+
+REGISTRY["effect"]["chooses"].keys["count"] = Either(Int(minimum=1), Words("x"), form="N | x")
+REGISTRY["effect"]["chooses"].doc += " (`count: x`: the X paid, Seek out the Traitors)"
+
+@effect("max_declared", Int(minimum=1), "until then (default the phase), no player may declare more than N attackers, "
+        "nor more than N defenders, in a challenge (GEN-01)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + f", no player can declare more than {v} attacker"
+                                f"{'s' if v != 1 else ''} or {v} defender{'s' if v != 1 else ''} in a challenge"))
+def _max_declared(g, e, arg, ctx):
+    holder = g.player(ctx.player).house_card  # the event leaves play as it resolves: the effect is not on it
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "max_declared", int(arg),
+                                  e.get("until", "phase"), ctx.source))
+    g.log(f"{g.name(ctx.source)}: no player may declare more than {arg} attacker(s) or defender(s) in a challenge")
+    return True
+
+
+def _copyable_keywords(g: Game, arg: Any, ctx: Ctx) -> list[str]:
+    """The keywords the cards have now, in a fixed order (Riders from Eastwatch)."""
+    found: list[str] = []
+    for cid in select(g, arg, ctx):
+        found += sorted(k for k in g.keywords(cid) if k not in found)
+    return found
+
+
+def _copy_keyword_ask(g, e, ctx):
+    found = _copyable_keywords(g, e["copy_keyword"], ctx)
+    if not found:
+        return None
+    return {"prompt": f"{g.name(ctx.source)}: choose the keyword it gains", "choices": found, "count": 1}
+
+
+@effect("copy_keyword", card_selector(), "you choose one keyword the cards have now (they keep it); this card gains "
+        "it until the end of the phase (default)", keys={"until": UNTIL}, ask=_copy_keyword_ask,
+        phrase=lambda v, e, r: ("choose a keyword " + r.cards(v) + " has; this card gains that keyword "
+                                + r.until(e.get("until"))))
+def _copy_keyword(g, e, arg, ctx):
+    found = _copyable_keywords(g, arg, ctx)
+    picked = [k for k in (ctx.answers.get(id(e)) or found[:1]) if k in found]
+    if not picked or g.card(ctx.source).zone not in ("in_play", "attached"):
+        return False
+    g.state.effects.append(Effect(ctx.source, "keyword+", picked[0], e.get("until", "phase"), ctx.source))
+    g.log(f"{g.name(ctx.source)} gains {picked[0]}")
+    return True

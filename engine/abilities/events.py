@@ -29,16 +29,22 @@ for _name, _what, _said in (("killed", "killed", "is killed"), ("discarded", "di
                             ("returned", "returned to hand or deck", "is returned to its owner's hand or deck")):
     event(_name, {"card": CARD, "player": PLAYER},
           f"a card in play becomes moribund by being {_what} (card, its controller)",
-          opened_by=(EFFECTS,) + ((FLOW,) if _name == "killed" else ()),
+          opened_by=(EFFECTS,) + ((FLOW,) if _name in ("killed", "discarded") else ()),
           phrase=lambda w, r, said=_said: f"after {r.event_card(w)} {said}")
 event("left_play", {"card": CARD, "player": PLAYER}, "a card in play becomes moribund by any removal (card, its "
       "controller)", opened_by=(EFFECTS, FLOW, MANUAL),
         phrase=lambda w, r: f"after {r.event_card(w)} leaves play")
-event("marshalled", {"card": CARD, "player": PLAYER}, "a card is marshalled (card, player)", opened_by=(FLOW,),
-        phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled"))
-event("entered_play", {"card": CARD, "player": PLAYER}, "a card is marshalled or put into play (card, player)",
+event("marshalled", {"card": CARD, "player": PLAYER, "penalty": Bool()}, "a card is marshalled (card, player; "
+      "`penalty: true`: its cost included a gold penalty, one he chose to pay or another House's, MAR-07)",
+      opened_by=(FLOW,),
+        phrase=lambda w, r: r.event_by(w, "marshal", "is marshalled")
+        + (" with a gold penalty" if w.get("penalty") else ""))
+event("entered_play", {"card": CARD, "player": PLAYER, "from": Words("hand", "deck", "discard", "dead")},
+      "a card is marshalled or put into play (card, player; `from`: the pile it came from, \"from your hand\")",
       opened_by=(FLOW, EFFECTS, MANUAL),
-        phrase=lambda w, r: f"after {r.event_card(w)} enters play")
+        phrase=lambda w, r: f"after {r.event_card(w)} enters play" + (
+            f" from {'your' if w.get('player') == 'you' else 'a'} "
+            + {"discard": "discard pile", "dead": "dead pile"}.get(w["from"], w["from"]) if w.get("from") else ""))
 event("played", {"card": CARD, "player": PLAYER}, "an event card is played (card, player)", opened_by=(FLOW, MANUAL),
         phrase=lambda w, r: r.event_by(w, "play", "is played", "an event"))
 event("challenge_declared", {"type": TYPE, "player": PLAYER}, "the framework declares attackers (type, the "
@@ -51,15 +57,12 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
+event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its winner, claim, unopposed power, "
+      "renown and Deadly are done, whoever won (type)", opened_by=(FLOW,),
+        phrase=lambda w, r: f"after {r.challenge(w)} is resolved")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
-event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
-      "anybody won it (type, the attacker); opened with the winner, so its responses and passives come after "
-      "the claim, the unopposed power and Renown", opened_by=(FLOW,),
-      phrase=lambda w, r: (f"after {r.challenge(w)} "
-                           + (f"{'you' if w['player'] == 'you' else 'an opponent'} initiated " if w.get("player") else "")
-                           + "is resolved"))
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_card(w)} gains power for renown")
@@ -131,7 +134,9 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
         return False
     if "triggered" in when and bool(gate.get("triggered")) != bool(when["triggered"]):
         return False
-    for key in ("type", "as", "phase", "source"):
+    if "penalty" in when and bool(gate.get("penalty")) != bool(when["penalty"]):  # issue 24
+        return False
+    for key in ("type", "as", "phase", "source", "from"):
         if key in when and when[key] not in ("any", gate.get(key)):
             return False
     return True
@@ -153,3 +158,4 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
       "is not claiming, ZON-08)", opened_by=("engine/game.py",),
       phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
                           f"{'your' if w.get('player') == 'you' else 'their'} House")
+

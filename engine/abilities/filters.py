@@ -59,11 +59,14 @@ def _trait(g, cid, want, ctx):
     return any(g.has_trait(cid, t) for t in _listed(want))
 
 
-@filter_key("house", OneOrList(Words(*HOUSES, "neutral")), "of the House (any of a list); neutral: no House",
-        phrase=lambda v, r: r.pre(" or ".join(h if h == "neutral" else h.capitalize() for h in r.listed(v))))
+@filter_key("house", OneOrList(Words(*HOUSES, "neutral", "yours")), "of the House (any of a list); neutral: no "
+            "House; yours: of your House (in `chooses`, the chooser's: \"a character of his House\")",
+        phrase=lambda v, r: (r.post("of your House") if r.listed(v) == ["yours"] else
+                             r.pre(" or ".join(h if h == "neutral" else h.capitalize() for h in r.listed(v)))))
 def _house(g, cid, want, ctx):
     d = g.defn(cid)
-    return any(h in d.house or (h == "neutral" and not d.house) for h in _listed(want))
+    return any(h in d.house or (h == "neutral" and not d.house)
+               or (h == "yours" and g.player(ctx.player).house in d.house) for h in _listed(want))
 
 
 @filter_key("unique", Bool(), "unique or not",
@@ -519,6 +522,44 @@ def _doomed(g, cid, want, ctx):
     return doomed == bool(want)
 
 
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@filter_key("strength_below_trigger", TrueOnly(), "current STR lower than the current STR of the card of the gate "
+            "that triggered the ability (Drogon: \"lower than the character that entered play\")",
+            phrase=lambda v, r: r.post("with lower STR than that card"))
+def _strength_below_trigger(g, cid, want, ctx):
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return False
+    return g.strength(cid) < g.strength(other)
+
+
+@filter_key("own_house", Bool(), "of its controller's House (true), or not (false: another House's card or a "
+            "neutral one)",
+            phrase=lambda v, r: r.post("of its controller's House" if v else "not of its controller's House"))
+def _own_house(g, cid, want, ctx):
+    houses = g.defn(cid).house or ()
+    return (g.player(g.card(cid).controller).house in houses) == bool(want)
+
+
+@filter_key("cost_below_you_control", FilterSchema(form="FILTER"), "printed cost lower than the number of cards "
+            "you control that match the filter (Bringer of the Storm: \"lower than the number of Greyjoy "
+            "characters you control\")",
+            phrase=lambda v, r: r.post("with printed cost lower than the number of "
+                                       + r.filter(v, article_="", plural=True) + " you control"))
+def _cost_below_you_control(g, cid, want, ctx):
+    count = sum(1 for c in candidates(g, dict(want), ctx) if g.card(c).controller == ctx.player)
+    return g.defn(cid).cost is not None and g.defn(cid).cost < count
+
+
+@filter_key("house_of", Words("you", "controller"), "of your House (you: the ability's controller's) or of its own "
+            "controller's House (controller); a neutral card is of no House",
+            phrase=lambda v, r: r.post("of your House" if v == "you" else "of its controller's House"))
+def _house_of(g, cid, want, ctx):
+    who = ctx.player if want == "you" else g.card(cid).controller
+    return g.player(who).house in g.defn(cid).house
+
+
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
 @filter_key("trigger", TrueOnly(), "the card of the gate that triggered the ability (`not: {trigger: true}`: "
@@ -550,3 +591,13 @@ def _most_attachments(g, cid, want, ctx):
             phrase=lambda v, r: r.post("that is the chosen card"))
 def _target(g, cid, want, ctx):
     return cid in ctx.targets
+
+
+@filter_key("cost_max_participants", TrueOnly(), "printed cost no higher than the number of characters "
+                                                 "participating in the current challenge",
+            phrase=lambda v, r: r.post("with printed cost no higher than the number of participating characters"))
+def _cost_max_participants(g, cid, want, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended or g.defn(cid).cost is None:
+        return False
+    return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)

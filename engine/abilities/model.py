@@ -30,6 +30,9 @@ class Ability:
     player: you | opponent | each}."""
     terminal: dict | None = None
     """A terminal condition on this card (MOR-09): while the card matches this filter, it is killed."""
+    leaves_play: str | None = None
+    """``discard``: while the constant's condition holds, this card is discarded from play (the CCG's
+    "discard this card from play when there are more Wildling than Night's Watch characters")."""
     control_host: bool = False
     """An attachment whose controller controls the attached character while attached (CTL-02)."""
     from_hand: bool = False
@@ -58,19 +61,27 @@ class Ability:
     """Rules the card opens for every player: "actions_before_reveal"."""
     spend_gold: bool = False
     """Gold tokens on this card may be spent by its controller as if they were in his gold pool."""
-    plot_claim: int = 0
-    """Issue 24 (Halls of the Red Keep): while the constant's condition holds, every revealed plot's claim
-    value is this much higher (lower, when negative)."""
+    optional_penalty: dict | None = None
+    """Issue 24: {gold: N, card: FILTER}: a gold penalty of N its player may choose to pay as he marshals a card:
+    this card (read while it is in his hand; no ``card``), or, while this card is in play, a card of his that
+    matches ``card`` (Mance Rayder)."""
     not_declared_with: dict | None = None
     """Issue 24 (Andrik the Unsmiling): a filter; the card cannot be declared as an attacker or defender
     together with a card that matches it."""
+    x_is: dict | None = None
+    """Issue 24 (Lady of Schemes): the printed X (cost and STR) of this card is the number of cards that match
+    this filter (``from:`` a pile; ``owner: you``), counted whenever it is read."""
+    enters_kneeling: dict | None = None
+    """Issue 24 (King's Landing, Muddy Way): a filter; while this card is in play, the cards that match it
+    enter play kneeling."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
 
     @property
     def is_save_or_cancel(self) -> bool:
-        """TIM-06: responses that save or cancel are played in step 2, not step 5."""
-        return any(_effect_name(e) in ("save", "cancel") for e in self.effect)
+        """TIM-06: responses that save or cancel are played in step 2, not step 5 (a cancel in ``then`` too: issue
+        24, "cancel it unless a player kneels 1 influence", Tywin Lannister of the CCG)."""
+        return any(_effect_name(e) in ("save", "cancel") for e in self.effect + self.then)
 
     @property
     def scripted(self) -> bool:

@@ -55,6 +55,7 @@ ABILITY_KEYS = {
     "prohibit": "a player restriction (GEN-01): {what, max, player}",
     "control_host": "true: the attachment's controller controls the host (CTL-02)",
     "terminal": "a constant terminal condition (MOR-09): a filter",
+    "leaves_play": "a constant: discard: while its condition holds, this card is discarded from play",
     "text": "our own words, for the log and the table",
     "cannot_be_canceled": "true | false",
     "cannot_be_saved": "true | false",
@@ -67,7 +68,7 @@ ABILITY_KEYS = {
     "cannot_be": "a constant declaration restriction: [attacker, defender, stealth_target]",
 }
 _TRIGGERED = ("action", "response", "passive")
-_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "while", "lower_cost", "no_kneel",
+_CONSTANT_ONLY = ("modify", "attach_to", "prohibit", "control_host", "terminal", "leaves_play", "while", "lower_cost", "no_kneel",
                   "cannot_be")
 _NOT_CONSTANT = ("phase", "when", "limit", "cost", "choose", "effect", "then", "from_hand", "from_pile", "granted",
                  "cannot_be_canceled", "cannot_be_saved")
@@ -262,15 +263,30 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         if "influence" in toll and (set(toll["for"]) - {"attack", "defend"} or "to" in toll):
             raise at.error("an influence toll is for [attack, defend] only, and takes no 'to'",
                            "the host's controller kneels the influence himself")
+    if "leaves_play" in a:  # issue 24: A Song of Twilight's locations
+        Words("discard").check(a["leaves_play"], where.at("leaves_play", a, "leaves_play"))
+        if not (a.get("while") or a.get("if")):
+            raise where.at("leaves_play", a, "leaves_play").error(
+                "leaves_play needs a condition ('if' or 'while'): the card would leave play at once")
+        extra["leaves_play"] = a["leaves_play"]
     if "spend_gold" in a:
         TrueOnly().check(a["spend_gold"], where.at("spend_gold", a, "spend_gold"))
         extra["spend_gold"] = True
     if "not_declared_with" in a:  # issue 24
         FilterSchema().check(a["not_declared_with"], where.at("not_declared_with", a, "not_declared_with"))
         extra["not_declared_with"] = dict(a["not_declared_with"])
-    if "plot_claim" in a:  # issue 24 (Halls of the Red Keep)
-        Int(minimum=None).check(a["plot_claim"], where.at("plot_claim", a, "plot_claim"))
-        extra["plot_claim"] = int(a["plot_claim"])
+    if "optional_penalty" in a:  # issue 24 (Veteran Builder, Mance Rayder)
+        OPTIONAL_PENALTY.check(a["optional_penalty"], where.at("optional_penalty", a, "optional_penalty"))
+        extra["optional_penalty"] = dict(a["optional_penalty"])
+    if "x_is" in a:  # issue 24 (Lady of Schemes)
+        FilterSchema({"from": FROM}).check(a["x_is"], where.at("x_is", a, "x_is"))
+        extra["x_is"] = dict(a["x_is"])
+    if "enters_kneeling" in a:  # issue 24 (Five Kings Edition)
+        FilterSchema().check(a["enters_kneeling"], where.at("enters_kneeling", a, "enters_kneeling"))
+        extra["enters_kneeling"] = dict(a["enters_kneeling"])
+    if "deck" in a:  # issue 24: an agenda's deck-building rules, checked by cards.deck.check_deck only
+        DECK_RULES.check(a["deck"], where.at("deck", a, "deck"))
+        extra["deck"] = dict(a["deck"])
     if kind == "constant" and modify is None and attach_to is None and prohibit is None \
             and not control_host and terminal is None and not extra:
         raise where.error("a constant ability needs 'modify: {target: ..., strength: N, ...}', 'attach_to: FILTER', "
@@ -286,7 +302,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    no_kneel=extra.get("no_kneel", ()), cannot_be=extra.get("cannot_be", ()),
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
-                   plot_claim=extra.get("plot_claim", 0), as_agenda=bool(a.get("as_agenda")))
+                   optional_penalty=extra.get("optional_penalty"), enters_kneeling=extra.get("enters_kneeling"),
+                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"), leaves_play=extra.get("leaves_play"))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -359,6 +376,7 @@ UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
 ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "unopposed_win", "extra_limited_location",
+                      "extra_limited",
                       "saves_allowed"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
                         "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
@@ -369,7 +387,8 @@ ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every p
                           "and revealing plots), [unopposed_by_4] (for its controller: a challenge he wins as the "
                           "attacker by 4 STR or more counts as unopposed, CHL-19), [unopposed_win] (for its controller: "
                           "a challenge he wins as the attacker counts as unopposed, CHL-19; with `if`), [extra_limited_location] (for its controller: one "
-                          "more Limited location this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
+                          "more Limited location this round, MAR-11), [extra_limited] (for its controller: one more Limited card of any "
+                          "type this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
                           "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
@@ -399,26 +418,75 @@ ABILITY_KEYS["not_declared_with"] = ("a constant declaration restriction: FILTER
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("not_declared_with",)
 
 
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+ABILITY_KEYS["enters_kneeling"] = ("a constant: FILTER: while this card is in play, the cards that match it enter play "
+                                   "kneeling (`{self: true}`: this card itself; King's Landing, Muddy Way)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("enters_kneeling",)
+
+
 # --- issue 24 (CCG Winter Edition, w1) additions ---
 
 CANNOT = CANNOT + ("lose_strength",)
 """lose_strength: the targets' STR cannot be lowered: every modifier that would lower it (a negative STR
 change, a lower printed STR) is ignored; raises still count (Areo Hotah)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
-ABILITY_KEYS["plot_claim"] = ("a constant: N: while its condition holds, every revealed plot's claim value is N higher "
-                              "(lower when negative; floor 0)")
-_CONSTANT_ONLY = _CONSTANT_ONLY + ("plot_claim",)
 PROHIBITIONS = PROHIBITIONS + ("extra_doomed",)
 """extra_doomed (with max: N): those players count N more Doomed cards in their dead pile for elimination (Great
 Pyramid of Meereen)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+OPTIONAL_PENALTY = Mapping({"gold": Int(minimum=1), "card": FilterSchema()}, required=("gold",),
+                           what="optional_penalty")
+ABILITY_KEYS["optional_penalty"] = ("a constant: {gold: N, card: FILTER}: its player may choose to pay a gold penalty "
+                                    "of N as he marshals this card (read in his hand), or, with card, a card of his "
+                                    "that matches while this one is in play (the marshal answer's penalty: true)")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("optional_penalty",)
+
 # --- issue 24: "characters you control do not kneel to attack or defend" (Clash of Kings); "cannot attack" ---
 
 CONSTANT_MODIFY.keys["no_kneel"] = NO_KNEEL
 """no_kneel: [attack, defend]: the targets do not kneel when declared as attackers / defenders (CHL-03, CHL-07)."""
-CANNOT = CANNOT + ("attack",)
-"""attack: the targets cannot be declared as attackers (GEN-01)."""
+CANNOT = CANNOT + ("attack", "stealth_target")
+"""attack: the targets cannot be declared as attackers (GEN-01); stealth_target: no attacker's stealth may choose
+them (Unbowed, Unbent, Unbroken; CHL-06)."""
+PROHIBITIONS = PROHIBITIONS + ("unopposed_power", "extra_income", "extra_strength", "only_characters")
+"""unopposed_power: the player claims no power for his unopposed challenges (CHL-19; Break Their Defense);
+extra_income (max: N): his total income is N higher (A Beggared Realm); extra_strength (max: N): his total STR is N
+higher in each challenge he has a participating character in (Winter is Coming); only_characters: he may marshal
+character cards only (Superior Numbers, with triggered_effects for events)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+
 ABILITY_KEYS["as_agenda"] = ("true (an action, response or passive): the ability works only while the card lies "
                              "on its owner's House card as his agenda (a character placed there by "
                              "`place_as_agenda`); such a card's other abilities do not work there")
+
+# --- issue 24 (Five Kings Edition, Lady of Schemes) ---
+
+ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
+                        "STR, is the number of matching cards, read in hand and in play")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+CONSTANT_MODIFY.keys["gold_penalty"] = Either(Int(minimum=None), Words("printed_cost"), form="N | printed_cost")
+"""gold_penalty: printed_cost: each target costs as much more as its own printed cost (Euron Crow's Eye: "X
+more, X is the printed cost")."""
+
+# --- issue 24 (Five Kings Edition, fk3): Desert Stocks ---
+CANNOT = CANNOT + ("be_removed_from_challenge",)
+"""be_removed_from_challenge: an effect that removes cards from the challenge leaves the targets in it (Desert
+Stocks, with a lasting ``modify``)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+PROHIBITIONS = PROHIBITIONS + ("extra_initiative",)
+"""extra_initiative (with max: N): those players' initiative is N higher (Mountain Bandits, with ``if``)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+
+DECK_RULES = Mapping({"no_neutral": ListOf(Words("character", "location", "attachment", "event")),
+                      "house_deck_min": Int(minimum=1), "plots": Int(minimum=1)}, what="deck")
+"""An agenda's deck-building rules (a constant's ``deck``): no neutral cards of these types in the House deck, the
+House deck's smallest size (instead of 60, DCK-02), the plot deck's size (instead of 7, DCK-01). The engine plays
+nothing for them: ``cards.deck.check_deck`` reads them from the agenda's ability data."""
+ABILITY_KEYS["deck"] = ("a constant's deck-building rules (an agenda's): {no_neutral: [character, location, ...], "
+                        "house_deck_min: N, plots: N}, checked by the deck checker (docs/decks.md), nothing in play")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)

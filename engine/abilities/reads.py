@@ -29,10 +29,10 @@ FILTER_READS: dict[str, frozenset] = {
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
-        "most_attachments")},
+        "most_attachments", "strength_below_trigger", "own_house", "house_of")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
-                                           "participating_alone")},
+                                           "participating_alone", "cost_max_participants")},
     **{k: frozenset({KNEEL}) for k in ("kneeling", "standing")},
     **{k: frozenset({POWER}) for k in ("power_min", "controller_power")},
     "moribund": frozenset({MORIBUND}),
@@ -43,7 +43,7 @@ FILTER_READS: dict[str, frozenset] = {
 }
 """Filter keys (``engine.abilities.filters``) and the aspects they read; nested filters are walked."""
 
-NESTED_FILTERS = ("has_attachment", "attached_to", "not")
+NESTED_FILTERS = ("has_attachment", "attached_to", "not", "cost_below_you_control", "more_than")  # more_than: the in_play condition's
 WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
@@ -53,6 +53,7 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
+    "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
@@ -163,7 +164,7 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
-                                          "strength_max_trigger")},
+                                          "strength_max_trigger", "strength_below_trigger")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 

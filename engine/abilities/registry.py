@@ -273,7 +273,7 @@ class Nested(Schema):
         Nested.parse(tuple(value), where)
 
 
-FROM = Words("in_play", "hand", "discard", "dead", "deck", "used_plots")
+FROM = Words("in_play", "hand", "discard", "dead", "deck", "used_plots", "plot_deck")
 
 
 def card_selector(*extra_words: str) -> Schema:

@@ -47,7 +47,10 @@ LABELS = {"any": "Any Phase", "plot": "Plot", "draw": "Draw", "marshalling": "Ma
           "challenges": "Challenges", "dominance": "Dominance", "standing": "Standing", "taxation": "Taxation"}
 PLURALS = {"character": "characters", "location": "locations", "attachment": "attachments", "event": "events",
            "plot": "plots", "agenda": "agendas", "house": "House cards", "card": "cards"}
-PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile"}
+PILES = {"hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck", "used_plots": "used pile",
+         "plot_deck": "plot deck"}
+ANY_NUMBER = 99
+"""``choose: {count: 99, up_to: true}`` (or more) reads "any number of"."""
 FILTER_EXTRAS = ("count", "up_to", "from", "count_min", "count_max")
 """Keys a filter may carry besides the filter words (counts and the pile), read by the sentence."""
 MARK = "Maester's wording"
@@ -224,7 +227,8 @@ class Render:
         else:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
-            what = up + (self.filter(v) if n == 1 and not up else f"{n} " + self.filter(v, article_="", plural=n > 1))
+            what = up + (self.filter(v) if n == 1 and not up else f"{'X' if n == 'x' else n} "
+                         + self.filter(v, article_="", plural=n != 1))
         if e.get("among") == "each_player":  # one choice among each player's cards
             return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
                                                                                    "that player controls")
@@ -247,20 +251,35 @@ class Render:
     def set_destination(self, v: Any, to: str) -> str:
         """``set_destination``: "place it in its owner's dead pile instead"."""
         where = {"dead": "in {} dead pile", "discard": "in {} discard pile", "hand": "into {} hand",
-                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}[to]
+                 "deck_top": "on top of {} deck", "deck_bottom": "on the bottom of {} deck"}.get(to)
+        if where is None:  # deck_shuffled
+            return f"shuffle {self.cards(v)} into {self.owners(v)} deck instead"
         return f"put {self.cards(v)} {where.format(self.owners(v))} instead"
 
     def search_pick(self, v: dict, e: dict) -> str:
         """``search_pick``: "search your deck for a character, reveal it and put it into your hand, then shuffle"."""
         who = e.get("player", "you")
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
-                "duplicate": "attach it to this card as a duplicate"}[e.get("to", "hand")]
-        found = self.filter(v, bare=True)
+                "duplicate": "attach it to this card as a duplicate",
+                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda"}[e.get("to", "hand")]
+        found = self.filter(v, bare=True) + (f" that may become {self.their(who)} agenda" if e.get("to") == "agenda"
+                                             else "")
+        n = e.get("count")
+        if n == "any":
+            found = "any number of " + self.filter(v, article_="", plural=True, bare=True)
+            then = then.replace(" it ", " them ").replace(" it,", " them,")
+        elif n is not None:  # "search your deck for up to X Warship locations, reveal them ..."
+            then = then.replace(" it ", " them ").replace(" it,", " them,")
+            found = (("up to " if e.get("up_to") else "") + ("X" if n == "self_strength" else str(n)) + " "
+                     + self.filter(v, article_="", plural=True, bare=True))
+            if n == "self_strength":
+                then += " (X is this card's STR)"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
-        if isinstance(where, str) and where in ("opponent_house", "your_house", "house"):
-            return {"opponent_house": "your opponent's House card"}.get(where, "your House card")
+        if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
+            return {"opponent_house": "your opponent's House card",
+                    "loser_house": "the losing player's House card"}.get(where, "your House card")
         return self.cards(where)
 
     # --- pieces of noun phrases, for filter phrases ---
@@ -443,6 +462,8 @@ class Render:
             return "no " + self.filter(f, article_="", plural=True)
         if lo > 1 and hi is None:
             return f"{lo} or more " + self.filter(f, article_="", plural=True)
+        if hi is not None and "count_min" in f and lo == hi:  # "the only Queen": exactly 1
+            return f"exactly {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None and lo <= 1:
             return f"at most {hi} " + self.filter(f, article_="", plural=hi != 1)
         if hi is not None:
@@ -526,7 +547,8 @@ class Render:
             parts.append(v(f"become a {m['become']} only"))
         if m.get("gold_penalty"):
             n = m["gold_penalty"]
-            parts.append(v(f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
+            parts.append(v("cost X more gold to play (X is its printed cost)" if n == "printed_cost" else
+                           f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -534,8 +556,12 @@ class Render:
         for c in m.get("cannot") or ():
             parts.append({"be_killed": "cannot be killed", "be_discarded": "cannot be discarded",
                           "defend": "cannot be declared as a defender", "stand": "cannot stand",
+                          **{f"participate_{t}": f"cannot participate in {t} challenges"
+                             for t in ("military", "intrigue", "power")},
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
-                          "lose_strength": "cannot have its STR lowered"}.get(c, c))
+                          "stealth_target": "cannot be chosen by an opponent's stealth",
+                          "lose_strength": "cannot have its STR lowered",
+                          "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
@@ -600,14 +626,25 @@ def _constant(a: dict, r: Render) -> list[str]:
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
             "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
                                   "to win the game",
+            "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
+                               "challenges",
+            "extra_income": f"{r.poss(who)} total income is {p.get('max', 0)} higher",
+            "extra_strength": f"{r.poss(who)} total STR is {p.get('max', 0)} higher in each challenge in which "
+                              f"{r.cards(who)} {'have' if who == 'you' else 'has'} a participating character",
+            "only_characters": f"{r.cards(who)} may play character cards only",
             "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
+            "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
         out.append(f"while this card {r.predicate(a['terminal'])}, it is killed")
+    if isinstance(a.get("x_is"), dict):  # issue 24: Lady of Schemes
+        out.append("X is the number of " + r.filter(a["x_is"], article_="", plural=True))
+    if a.get("leaves_play") == "discard":
+        out.append("this card is discarded from play")
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
@@ -653,6 +690,17 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("each challenge you win as the attacking player counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
+    if "extra_limited" in allows:
+        out.append("you may play 1 additional Limited card each round")
+    rules = a.get("deck")
+    if isinstance(rules, dict):  # an agenda's deck-building rules
+        if rules.get("no_neutral"):
+            out.append("your deck cannot include neutral " + join([PLURALS.get(t, t + "s") for t in rules["no_neutral"]],
+                                                                  "or"))
+        if rules.get("house_deck_min"):
+            out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
+        if rules.get("plots"):
+            out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
     if "saves_allowed" in allows:
         out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
@@ -660,9 +708,14 @@ def _constant(a: dict, r: Render) -> list[str]:
                    + r.filter(a["not_declared_with"]))
     if a.get("spend_gold"):
         out.append("you may spend the gold on this card as if it were in your gold pool")
-    if a.get("plot_claim"):
-        n = a["plot_claim"]
-        out.append(f"the claim value of each revealed plot is {'raised' if n > 0 else 'lowered'} by {abs(n)}")
+    op = a.get("optional_penalty")
+    if isinstance(op, dict):
+        what = r.filter(op["card"]) if isinstance(op.get("card"), dict) else "this card"
+        out.append(f"you may choose to pay a gold penalty of {op.get('gold')} as you marshal {what}")
+    if isinstance(a.get("enters_kneeling"), dict):
+        ek = a["enters_kneeling"]
+        out.append("this card enters play kneeling" if ek == {"self": True} else
+                   "each " + r.filter(ek, article_="") + " enters play kneeling")
     cond = a.get("while") or a.get("if")
     if cond and out:
         out[0] = f"while {r.cond(cond)}, {out[0]}"
@@ -713,6 +766,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
         up = "up to " if choose.get("up_to") else ""
         chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
                                     f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+        if up and n >= ANY_NUMBER:
+            chosen = "choose any number of " + r.filter(choose, article_="", plural=True)
     else:
         chosen = ""
     cost = r.cost(a["cost"]) if a.get("cost") else ""

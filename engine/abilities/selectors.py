@@ -135,6 +135,15 @@ def _gate_player(g, ctx):
     return [who] if who else []
 
 
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@selector("your_discard_top", "card", "the card on top of your discard pile (none when it is empty)",
+          phrase=lambda r: "your discard pile's top card")
+def _your_discard_top(g, ctx):
+    pile = g.player(ctx.player).discard
+    return [pile[-1]] if pile else []
+
+
 # --- issue 24 (CCG Winter Edition) additions ---
 
 @selector("target_controller", "player", "the player who controls the chosen card (each chosen card's controller, "

@@ -1,9 +1,12 @@
-"""Influence knelt to stop an effect or to declare a character (issue 24: Standard of the Kraken,
-Banished): the computer players answer the questions, and a refused declaration changes nothing."""
+"""Winter Edition cards of issue 24 (their scenarios: tests/scenarios/ccg/winter3-*.yaml and
+winter-starters-unless-influence*.yaml): influence knelt to stop an effect or to declare a character
+(Standard of the Kraken, Banished), which the computer players answer, and what a scenario cannot
+see (no stealth question at all under Unbowed, Unbent, Unbroken)."""
 from pathlib import Path
 
 import pytest
 
+from engine import legality
 from engine.ai.heuristic import HeuristicPlayer
 from engine.decisions import Refused
 from engine.players import RandomPlayer
@@ -63,3 +66,13 @@ def test_a_refused_banished_declaration_leaves_the_game_as_it_was():
     with pytest.raises(Refused, match=r"kneel 1 influence.*GEN-01"):
         g.answer("bob", {"challenge": "military", "against": "alice", "attackers": [labels["knight"]]})
     assert g.state.digest() == before
+
+
+def test_unbowed_leaves_stealth_nothing_to_choose():
+    g, labels = positioned("winter3-unopposed-stealth-claim.yaml", 4)  # Alice has declared raider and sneak
+    ch = g.state.challenge
+    assert labels["sneak"] in ch.attackers and g.has_keyword(labels["sneak"], "stealth")
+    assert legality.stealth_decision(g, ch) is None
+    g.player("bob").revealed_plot = None  # without Unbowed, the sneak's stealth may choose Bob's characters
+    d = legality.stealth_decision(g, ch)
+    assert d is not None and labels["knight"] in d.choices
