@@ -1160,7 +1160,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         else:
             ch.winner = None
         ch.unopposed = ch.winner == ch.attacker and (dfn == 0 or atk - dfn >= 4 and triggers.allowed_for(
-            g, ch.attacker, "unopposed_by_4"))  # issue 24: We Do Not Sow
+            g, ch.attacker, "unopposed_by_4")  # issue 24: We Do Not Sow
+            or triggers.allowed_for(g, ch.attacker, "unopposed_win"))  # issue 24: Balon Greyjoy (ITE)
         ch.resolved = True
         verdict = f"{ch.winner} wins" if ch.winner else "nobody wins"
         g.log(f"{ch.type} challenge: {ch.attacker} {atk} STR vs {ch.defender} {dfn} STR; {verdict}")

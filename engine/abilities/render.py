@@ -702,6 +702,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("players may take actions after plots are chosen and before they are revealed")
     if "unopposed_by_4" in allows:
         out.append("each challenge you win as the attacking player by 4 or more STR counts as unopposed")
+    if "unopposed_win" in allows:
+        out.append("each challenge you win as the attacking player counts as unopposed")
     if "extra_limited_location" in allows:
         out.append("you may marshal 1 additional Limited location this round")
     if "extra_limited" in allows:
