@@ -181,7 +181,15 @@ def reducers_for(g: Game, player: str, cid: int, kind: str = "gold") -> list[int
 def reduction(g: Game, player: str, cid: int, kind: str = "gold") -> int:
     if not g.state.reducers:
         return 0
-    return sum(g.state.reducers[i]["amount"] for i in reducers_for(g, player, cid, kind))
+    return sum(_reducer_amount(g, g.state.reducers[i], cid) for i in reducers_for(g, player, cid, kind))
+
+
+def _reducer_amount(g: Game, r: dict, cid: int) -> int:
+    """A reduction's gold; ``printed_cost``: the printed cost of the card it lowers (issue 24: A Test of Devotion)."""
+    if r["amount"] == "printed_cost":
+        d = g.defn(cid)
+        return 0 if d.cost_x else int(d.cost or 0)
+    return r["amount"]
 
 
 def use_reducer(g: Game, player: str, cid: int, kind: str = "gold") -> None:

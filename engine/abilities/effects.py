@@ -740,13 +740,20 @@ def _move_to_hand(g, e, arg, ctx):
     return done
 
 
-@effect("reduce", Int(minimum=1), "the next card you play this phase that matches `card` costs N gold less "
-        "(COS-07 d: after penalties; never below 0, COS-12); one card uses it up",
+@effect("reduce", Either(Int(minimum=1), Words("printed_cost"), form="N | printed_cost"), "the next card you play "
+        "this phase that matches `card` costs N gold less (COS-07 d: after penalties; never below 0, COS-12); one card "
+        "uses it up; `printed_cost`: less its own printed cost (a gold penalty is still paid)",
         keys={"card": FilterSchema(), "until": UNTIL},
         phrase=lambda v, e, r: (f"reduce the cost of the next {r.filter(e.get('card') or {}, article_='')} "
-                                f"you play this {e.get('until', 'phase')} by {v} gold"
+                                f"you play this {e.get('until', 'phase')} by "
+                                f"{'its printed cost' if v == 'printed_cost' else f'{v} gold'}"
                                 + r.for_each(e.get("for_each"))))
 def _reduce(g, e, arg, ctx):
+    if arg == "printed_cost":  # issue 24 (A Test of Devotion): the card's own printed cost comes off
+        g.state.reducers.append({"player": ctx.player, "amount": "printed_cost", "filter": dict(e.get("card") or {}),
+                                 "until": e.get("until", "phase"), "source": ctx.source})
+        g.log(f"{ctx.player}'s next matching card costs its printed cost less ({g.name(ctx.source)})")
+        return True
     n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
     g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
                              "until": e.get("until", "phase"), "source": ctx.source})

@@ -211,7 +211,7 @@ PLAYER_WORDS = {
     "discard_power": lambda g, me, e, arg, ctx: -1.5 * int(arg) * _from_side(g, me, e, ctx),
     "search": lambda g, me, e, arg, ctx: 1.8,
     "search_pick": lambda g, me, e, arg, ctx: 1.8,
-    "reduce": lambda g, me, e, arg, ctx: 0.5 * int(arg),
+    "reduce": lambda g, me, e, arg, ctx: 0.5 * (3 if arg == "printed_cost" else int(arg)),
     "discard_cards": lambda g, me, e, arg, ctx: sum(-0.8 * owner_side(g, me, t)
                                                     for t in _selected(g, arg, ctx) if isinstance(t, int)),
 }
