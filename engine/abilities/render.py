@@ -227,8 +227,12 @@ class Render:
         else:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
+            if "count_each" in e:
+                n = "x"
             what = up + (self.filter(v) if n == 1 and not up else f"{'X' if n == 'x' else n} "
                          + self.filter(v, article_="", plural=n != 1))
+            if "count_each" in e:
+                what += ", where X is the number of " + self.filter(e["count_each"], article_="", plural=True)
         if e.get("among") == "each_player":  # one choice among each player's cards
             return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
                                                                                    "that player controls")
