@@ -555,6 +555,9 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("declare_without_icon"):
+            parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
+                         "without the icon")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
