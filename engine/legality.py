@@ -374,7 +374,7 @@ def may_attach(g: Game, cid: int) -> bool:
 def can_attack(g: Game, name: str, cid: int, ctype: str) -> bool:
     c = g.card(cid)
     return (c.zone == "in_play" and c.controller == name and not c.kneeling and not c.facedown
-            and g.card_type(cid) == "character" and ctype in g.icons(cid) and c.moribund is None
+            and g.card_type(cid) == "character" and has_icon_for(g, cid, ctype) and c.moribund is None
             and not triggers.cannot_be(g, cid, "attacker") and not g.cannot(cid, "attack")
             and not g.cannot(cid, f"participate_{ctype}"))
 
@@ -416,7 +416,7 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
             return f"{title} is not a character {name} controls in play (CHL-02)"
         if c.kneeling:
             return f"{title} is kneeling and cannot attack (CHL-03)"
-        if ctype not in g.icons(cid):
+        if not has_icon_for(g, cid, ctype):
             return f"{title} has no {ctype} icon (CHL-02)"
         if triggers.cannot_be(g, cid, "attacker"):
             return f"{title} cannot be declared as an attacker (its own text, GEN-01)"
@@ -497,7 +497,7 @@ def stealth_decision(g: Game, ch: Challenge) -> Decision | None:
 def can_defend(g: Game, ch: Challenge, cid: int) -> bool:
     c = g.card(cid)
     return (c.controller == ch.defender and c.zone == "in_play" and not c.kneeling and not c.facedown
-            and g.card_type(cid) == "character" and ch.type in g.icons(cid)
+            and g.card_type(cid) == "character" and has_icon_for(g, cid, ch.type)
             and cid not in ch.stealth.values() and c.moribund is None and not g.cannot(cid, "defend")
             and not g.cannot(cid, f"participate_{ch.type}")
             and not triggers.cannot_be(g, cid, "defender")
@@ -524,7 +524,7 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
                 raise Refused(f"{g.name(cid)} is not a character {ch.defender} controls in play (CHL-07)")
             if c.kneeling:
                 raise Refused(f"{g.name(cid)} is kneeling and cannot defend (CHL-03)")
-            if ch.type not in g.icons(cid):
+            if not has_icon_for(g, cid, ch.type):
                 raise Refused(f"{g.name(cid)} has no {ch.type} icon (CHL-07)")
             if g.cannot(cid, "defend"):
                 raise Refused(f"{g.name(cid)} cannot be declared as a defender (GEN-01)")
@@ -687,3 +687,12 @@ def influence_toll_problem(g: Game, name: str, on: str, cards: list) -> str | No
         return (f"{name} must kneel {need} influence to declare those {role} and has {have} standing influence "
                 f"besides them (GEN-01, COS-01)")
     return None
+
+
+def has_icon_for(g: Game, cid: int, ctype: str) -> bool:
+    """The character may be declared in a challenge of this type: it has the icon (CHL-02, CHL-07), or a
+    constant lets it take part without it (``declare_without_icon``: The Night's Watch agenda, issue 24)."""
+    if ctype in g.icons(cid):
+        return True
+    return triggers.constants_modify(g, "declare_without_icon") and \
+        any(ctype in (m.get("declare_without_icon") or ()) for m in g._constants(cid))

@@ -936,6 +936,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
                 lo = hi = max(0, len(cands) - int(e["keep"]))
             else:
                 want = int(ctx.x) if e.get("count") == "x" else int(e.get("count", 1))  # issue 24: X paid
+                if "count_each" in e:  # issue 24: one for each matching card (Dark and Full of Terrors)
+                    want = len(candidates(g, dict(e["count_each"]), ctx))
                 hi = min(want, len(cands))
                 lo = 0 if e.get("up_to") else hi
             picks: list = []
@@ -2087,3 +2089,6 @@ def _forbid_responses(g, e, arg, ctx):
                                   e.get("until", "phase"), ctx.source))
     g.log(f"{', '.join(who)} cannot trigger responses ({g.name(ctx.source)})")
     return True
+REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
+                                      "`from:`, counted as the choice is made: Dark and Full of Terrors)")

@@ -504,3 +504,7 @@ nothing for them: ``cards.deck.check_deck`` reads them from the agenda's ability
 ABILITY_KEYS["deck"] = ("a constant's deck-building rules (an agenda's): {no_neutral: [character, location, ...], "
                         "house_deck_min: N, plots: N}, checked by the deck checker (docs/decks.md), nothing in play")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
+
+CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
+"""declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
+those types without the icon (they do not gain it: The Night's Watch agenda)."""

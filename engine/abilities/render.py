@@ -227,8 +227,12 @@ class Render:
         else:
             n = e.get("count", 1)
             up = "up to " if e.get("up_to") else ""
+            if "count_each" in e:
+                n = "x"
             what = up + (self.filter(v) if n == 1 and not up else f"{'X' if n == 'x' else n} "
                          + self.filter(v, article_="", plural=n != 1))
+            if "count_each" in e:
+                what += ", where X is the number of " + self.filter(e["count_each"], article_="", plural=True)
         if e.get("among") == "each_player":  # one choice among each player's cards
             return "for each player, " + self.subject(by, "choose") + " " + what.replace("you control",
                                                                                    "that player controls")
@@ -553,6 +557,9 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("declare_without_icon"):
+            parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
+                         "without the icon")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
