@@ -345,6 +345,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
     def initiate(g: Game, ev: Event) -> Flow:
         tolls = triggers.trigger_tolls(g, player, cid)  # core-d: gold given to declare or play (GEN-01)
         triggers.pay_costs(g, player, cid, ab, answer)
+        yield from pay_chosen_costs(g, player, cid, ab, ctx)
         yield from pay_tolls(g, player, tolls)
         yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
         if not ab.is_save_or_cancel:
@@ -1097,6 +1098,9 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
                 ch.stealth = dict(answer.get("stealth", {}))
                 for a, t in ch.stealth.items():
                     g.log(f"{g.name(a)} uses stealth on {g.name(t)}")
+                    if g.state.window is not None:  # issue 24: Dornish Lancer
+                        g.state.window.gates.append({"event": "stealth_used", "card": a, "player": ch.attacker,
+                                                     "target": t})
 
         def defend(g: Game, ev: Event) -> Flow:
             decision = legality.defend_decision(g, ch)
@@ -1310,3 +1314,20 @@ def dead_pile_gate(g: Game, cid: int) -> None:
     """MOR-02: a card killed into its owner's dead pile counts as placed there for responses (core-d)."""
     if g.state.window is not None and g.card(cid).moribund == "dead":
         g.state.window.gates.append({"event": "placed_in_dead_pile", "card": cid, "player": g.card(cid).owner})
+
+
+def pay_chosen_costs(g: Game, player: str, cid: int, ab, ctx) -> Flow:
+    """Issue 24: costs paid with cards the player chooses as he pays them (COS-07 e: "kill another Night's Watch
+    character", "discard 1 power from a character you control"): he is asked which when he has a choice."""
+    for word, n, found in triggers.chosen_costs(g, player, cid, ab, ctx):
+        picks = list(found[:n])
+        if n and len(found) > n:
+            what = {"kill": "kill", "discard": "discard from play", "power": "discard 1 power from"}[word]
+            decision = Decision("choose", player, f"{g.name(cid)}: choose {n} card{'s' if n != 1 else ''} to {what} "
+                                f"for its cost", choices=list(found), min_count=n, max_count=n,
+                                checker=legality.selection_checker(g, list(found), n, n, "a card that can pay the cost",
+                                                                   "COS-05"))
+            answer = yield from g.ask(decision)
+            picks = list(answer["choose"])
+        triggers.pay_chosen(g, word, picks)
+        g.log(f"{player} pays for {g.name(cid)}: {word} {', '.join(g.name(c) for c in picks)}")

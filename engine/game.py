@@ -477,6 +477,8 @@ class Game:
     def immunities(self, card_id: int) -> set[str]:
         """What the card's "immune to ..." keywords name (IMM-01), read like ``has_keyword``: without
         settling the constants when none of them can give or take one."""
+        if self._unprotected(card_id):
+            return set()
         if constants_touch(self, KEYWORDS, "immune to ", card_id, prefix=True):
             kws = self.keywords(card_id)
         else:
@@ -834,7 +836,7 @@ class Game:
             return
         self.card(self.player(name).house_card).power += amount
         if self.state.window is not None:  # issue 24: Renly Baratheon's agenda
-            self.state.window.gates.append({"event": "house_power_claimed", "player": name})
+            self.state.window.gates.append({"event": "house_power_claimed", "player": name, "amount": amount})
         self.check_victory()
 
     def add_card_power(self, cid: int, amount: int) -> None:
@@ -919,8 +921,15 @@ class Game:
     def cannot(self, card_id: int, what: str) -> bool:
         """A constant or a lasting effect says this card cannot do ``what`` now: be_killed, be_discarded,
         defend, stand, be_removed_from_challenge..."""
+        if what in ("be_killed", "be_discarded") and self._unprotected(card_id):
+            return False
         return (any(e.value == what for e in self._effects_on(card_id, "cannot"))
                 or any(what in (m.get("cannot") or ()) for m in self._constants(card_id)))
+
+    def _unprotected(self, card_id: int) -> bool:
+        """Issue 24 (Catelyn Stark's agenda, ``allows: [no_protection]``): characters lose their
+        "cannot be killed", "cannot be discarded" and immunities."""
+        return triggers.allowed(self, "no_protection") and self.card_type(card_id) == "character"
 
     def attach_problem(self, cid: int, host: int, player: str) -> str | None:
         """Why ``cid`` cannot be attached to ``host`` now (ATT-01, KW-08), or None."""

@@ -21,6 +21,7 @@ from engine.abilities.constants import (constants_modify, enters_kneeling, extra
 from engine.abilities.constants import defined_x  # issue 24: Lady of Schemes
 from engine.abilities.runtime import may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
+from engine.abilities.costs import chosen_costs, pay_chosen  # issue 24: costs paid with chosen cards
 from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
                                     reducers_for, reduction, restriction_problem, split_pay, use_reducer)
 from engine.abilities.costs import payment as _payment
@@ -59,7 +60,7 @@ __all__ = [
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",
     "_settle_constants", "execute_flow", "prepare_flow",
-    "allowed", "allowed_for", "spends_gold", "extra_limited_allowed", "optional_penalty", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
+    "allowed", "allowed_for", "spends_gold", "extra_limited_allowed", "optional_penalty", "chosen_costs", "pay_chosen", "pay_tolls", "toll_total", "tolls", "trigger_tolls", "untargetable",
 ]
 
 

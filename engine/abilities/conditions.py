@@ -249,3 +249,16 @@ def _revealed_plot(g, want, ctx):
 def _initiative_above(g, want, ctx):
     other = (ctx.gate or {}).get("player")
     return isinstance(other, str) and other != ctx.player and g.initiative(ctx.player) > g.initiative(other)
+
+
+# --- issue 24 (CCG Five Kings Edition) additions ---
+
+@condition("would_discard", FilterSchema(form="FILTER"), "step 2 only: the effect being resolved would discard "
+           "from play a card that matches (Antidote: `{host: true}`, with a `cancelable` gate)",
+           phrase=lambda v, r: ("that effect would discard " + (r.host_noun if v == {"host": True} else r.filter(v))
+                                + " from play"))
+def _would_discard(g, want, ctx):
+    ev = ctx.event
+    if ev is None or (getattr(ev, "data", None) or {}).get("removal") != "discard":
+        return False
+    return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())

@@ -28,6 +28,10 @@ def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | Non
     "cannot use triggered effects") stops both: the abilities and the events."""
     if ab.kind not in ("action", "response"):
         return None
+    if ab.kind == "response" and g.state.effects:  # issue 24: Life Is Not a Song (``forbid_responses``)
+        stop = next((e for e in g.state.effects if e.stat == "no_responses" and player in e.value), None)
+        if stop is not None:
+            return f"{player} cannot trigger responses now ({g.name(stop.source)}, GEN-01)"
     if g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
         stop = prohibited(g, player, "triggered_effects")
         return None if stop is None else f"{player} cannot play events now ({g.name(stop[0])}, GEN-01)"

@@ -401,3 +401,80 @@ def _check_influence_x(g, player, cid, ab, ctx, value):
 cost("influence_x", TrueOnly(), "pay X influence, X chosen by the player (the answer's `x`; with `influence: N`, N + X); "
      "effects read it as `x` (\"kneel X influence to ...\")", pay=_no_pay,
      phrase=lambda v, r: "kneel X influence")(_check_influence_x)
+
+
+# --- issue 24 (CCG Winter Edition, w1) additions: costs paid with cards the player chooses as he pays ---
+# "Kill another Night's Watch character to ..." (Jon Snow), "discard one of your Night's Watch characters from
+# play" (The Wall), "discard 1 power from a character you control" (Selyse Baratheon). The check only says a
+# card can pay; in step 1e the player chooses which (``chosen_costs``: the flow asks), and ``pay_chosen`` pays.
+
+CHOSEN_COSTS = ("kill", "discard", "power")
+
+
+def _chosen_filter(g: Game, cid: int, word: str, value) -> tuple[dict, int]:
+    f = dict(value) if isinstance(value, dict) else {}
+    n = int(f.pop("count", 1))
+    f["controller"] = "you"
+    if word == "power":
+        f["power_min"] = 1
+    else:
+        f["moribund"] = False
+    return f, n
+
+
+def chosen_candidates(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, word: str) -> tuple[list[int], int]:
+    """The cards ``player`` may choose to pay the ``word`` cost of the ability, and how many he must."""
+    f, n = _chosen_filter(g, cid, word, ab.cost[word])
+    found = candidates(g, f, ctx)
+    if word == "kill":
+        found = [c for c in found if not g.cannot(c, "be_killed")]
+    elif word == "discard":
+        found = [c for c in found if not g.cannot(c, "be_discarded")]
+    if ab.cost.get("discard_self") or ab.cost.get("kill_self"):
+        found = [c for c in found if c != cid]
+    return found, n
+
+
+def _check_chosen(word: str):
+    def check(g, player, cid, ab, ctx, value):
+        found, n = chosen_candidates(g, player, cid, ab, ctx, word)
+        if len(found) < n:
+            what = {"kill": "to kill", "discard": "to discard from play", "power": "with power to discard"}[word]
+            return f"{g.name(cid)}: {player} controls no card {what} for its cost (COS-05, COS-06)"
+        return None
+    return check
+
+
+def chosen_costs(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list[tuple[str, int, list[int]]]:
+    """(word, how many, the cards he may choose) for each chosen-card cost of the ability, in a fixed order."""
+    out = []
+    for word in CHOSEN_COSTS:
+        if ab.cost.get(word):
+            found, n = chosen_candidates(g, player, cid, ab, ctx, word)
+            out.append((word, min(n, len(found)), found))
+    return out
+
+
+def pay_chosen(g: Game, word: str, cards: list[int]) -> None:
+    """Pay a chosen-card cost: kill or discard the cards (they become moribund, MOR-01), or discard 1 power
+    from each."""
+    for c in cards:
+        if word == "power":
+            g.card(c).power -= 1
+        else:
+            g.remove(c, "dead" if word == "kill" else "discard")
+
+
+_COUNTED = FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)")
+cost("kill", _COUNTED, "kill cards you control that match (default 1), chosen as the cost is paid: they become "
+     "moribund (MOR-01)", pay=_no_pay,
+     phrase=lambda v, r: "kill " + r.counted({"controller": "you", **v}, exactly=v.get("count", 1)))(
+    _check_chosen("kill"))
+cost("discard", _COUNTED, "discard from play cards you control that match (default 1), chosen as the cost is "
+     "paid: they become moribund (MOR-01)", pay=_no_pay,
+     phrase=lambda v, r: "discard " + r.counted({"controller": "you", **v}, exactly=v.get("count", 1))
+     + " from play")(_check_chosen("discard"))
+cost("power", _COUNTED, "discard 1 power from each of that many cards you control that match (default 1), "
+     "chosen as the cost is paid", pay=_no_pay,
+     phrase=lambda v, r: "discard 1 power from " + r.counted({"controller": "you", **v},
+                                                            exactly=v.get("count", 1)))(_check_chosen("power"))

@@ -131,11 +131,16 @@ def _stand(g, e, arg, ctx):
         phrase=lambda v, e, r: (f"gain {str(e.get('amount', 1)).upper()} power for your House"
                                 if v in ("house", "your_house")
                                 else r.subject(v, f"gain {str(e.get('amount', 1)).upper()} power"))
-        + r.for_each(e.get("for_each")))
+        + r.for_each(e.get("for_each"))
+        + (f" for each {e['per_difference']} STR by which the challenge's totals differ"
+           if e.get("per_difference") else ""))
 def _claim_power(g, e, arg, ctx):
     n = _amount(e.get("amount", 1), ctx)
     if "for_each" in e:
         n *= _reduce_count(g, e["for_each"], ctx)
+    if "per_difference" in e:  # issue 24 (Support of the Seven): for each N STR of the challenge's difference
+        ch = g.state.challenge
+        n *= 0 if ch is None else abs(ch.attacker_strength - ch.defender_strength) // int(e["per_difference"])
     if n <= 0:
         return False
     title = g.name(ctx.source)
@@ -149,15 +154,22 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house")
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house")
+"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim)."""
 
 
 def _power(g, name, e, arg, ctx):
     if arg == "all":  # issue 24: every power token of every card the selector picks (Robert Baratheon)
         return _all_power(g, name, e, ctx)
-    n = int(arg if isinstance(arg, int) else e.get("amount", 1))
+    if arg == "claimed":  # issue 24 (Infamous!): the power the gate's player has just claimed for his House
+        n = int((ctx.gate or {}).get("amount", 0))
+    else:
+        n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src in ("opponent_house",):
+    if src == "gate_house":
+        who = (ctx.gate or {}).get("player")
+        holder = g.player(who).house_card if isinstance(who, str) else None
+    elif src in ("opponent_house",):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
         holder = g.player(ctx.player).house_card
@@ -214,13 +226,16 @@ def _all_power(g, name, e, ctx):
     return moved > 0
 
 
-POWER_AMOUNT = Either(Int(minimum=1), Words("all"), form="N | all")
+POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | claimed")
 
 
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
-        "opponent_house, to to your_house; `all`: all the power of every card `from` picks",
+        "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
+        "gate_house`: the power the gate's player has just claimed for his House, from his House card "
+        "(`house_power_claimed`)",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
-        phrase=lambda v, e, r: (f"move {v} power from {r.power_place(e.get('from', 'opponent_house'))} "
+        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
+                                f"{r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
 def _move_power(g, e, arg, ctx):
     return _power(g, "move_power", e, arg, ctx)
@@ -1867,6 +1882,9 @@ REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
 REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
                                           "(in play, or in your pile that `from:` names), counted as it resolves")
+REGISTRY["effect"]["claim_power"].keys["per_difference"] = Int(minimum=1)
+REGISTRY["effect"]["claim_power"].doc += ("; `per_difference: N`: the amount for each N STR of difference between "
+                                          "the sides of the current (or last) challenge (Support of the Seven)")
 
 def _reduce_count(g, for_each, ctx) -> int:
     if for_each == "host_attachments":
@@ -1941,8 +1959,8 @@ def _unless_influence(g: Game, e: dict, arg: Any, ctx: Ctx):
     need = int(arg) * (_reduce_count(g, e["for_each"], ctx) if e.get("for_each") else 1)
     title = g.name(ctx.source)
     for who in select(g, e.get("player", "opponent"), ctx):
-        if who == ctx.player or g.player(who).eliminated:
-            continue
+        if who == ctx.player and e.get("player") != "you" or g.player(who).eliminated:
+            continue  # issue 24: ``player: you``, "kneel 1 influence or ..." (Fallen Brother)
         have = sum(g.bonus(c, "influence") for c in influence_givers(g, who))
         if have < need:
             g.log(f"{who} cannot kneel {need} influence to prevent {title}'s effect (has {have} standing)")
@@ -1961,11 +1979,13 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
        "chosen card's controller), in turn, may kneel N influence (COS-01; N times the count of `for_each`, as in "
        "`reduce`) to prevent the effect (`choose: [kneel_influence]`, then the cards one at a time when there is a "
        "choice, or `[allow]`; not asked when he has too little standing influence); it resolves only if nobody "
-       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`",
-       keys={"player": Words("opponent", "each_opponent", "target", "target_controller"),
+       "does, so what it prevents is written after it in `then` (COS-17), like `unless_discard_hand`; `you`: the "
+       "ability's controller himself (\"kneel 1 influence, or discard ...\")",
+       keys={"player": Words("opponent", "each_opponent", "target", "target_controller", "you"),
              "for_each": Either(Words("host_attachments"), FilterSchema({"from": FROM}),
                                 form="FILTER | host_attachments")}, asks=True,
-       phrase=lambda v, e, r: ("unless " + r.subject(e.get("player", "opponent"), "kneel")
+       phrase=lambda v, e, r: ("unless " + ("you kneel" if e.get("player") == "you" else
+                                            r.subject(e.get("player", "opponent"), "kneel"))
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
 
 
@@ -2052,3 +2072,16 @@ def _copy_keyword(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
+
+@effect("forbid_responses", EVERY_PLAYER, "until then (default the phase), the players named here cannot trigger "
+        "responses (\"Response:\" abilities and events, saves and cancels included; GEN-01)", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (r.until(e.get("until")) + ", " + r.cards(v) + " cannot trigger responses"))
+def _forbid_responses(g, e, arg, ctx):
+    who = [w for w in select(g, arg, ctx) if isinstance(w, str)]
+    if not who:
+        return False
+    holder = g.player(ctx.player).house_card  # the event leaves play as it resolves: the effect is not on it
+    g.state.effects.append(Effect(ctx.source if holder is None else holder, "no_responses", who,
+                                  e.get("until", "phase"), ctx.source))
+    g.log(f"{', '.join(who)} cannot trigger responses ({g.name(ctx.source)})")
+    return True

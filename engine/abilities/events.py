@@ -57,12 +57,15 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
-event("challenge_resolved", {"type": TYPE}, "a challenge has been resolved: its winner, claim, unopposed power, "
-      "renown and Deadly are done, whoever won (type)", opened_by=(FLOW,),
-        phrase=lambda w, r: f"after {r.challenge(w)} is resolved")
 event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
       "loser, type, as attacker or defender)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
+event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
+      "anybody won it (type, the attacker): its winner, claim, unopposed power, Renown and Deadly are done",
+      opened_by=(FLOW,),
+      phrase=lambda w, r: (f"after {r.challenge(w)} "
+                           + (f"{'you' if w['player'] == 'you' else 'an opponent'} initiated " if w.get("player") else "")
+                           + "is resolved"))
 event("renown_claimed", {"card": CARD, "player": PLAYER}, "a character claims power for renown (card, player)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_card(w)} gains power for renown")
@@ -159,3 +162,8 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
       phrase=lambda w, r: f"after {r.event_player(w, 'claim')} power for "
                           f"{'your' if w.get('player') == 'you' else 'their'} House")
 
+
+# --- issue 24 (CCG Winter Edition, w1) additions ---
+event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealth: it has chosen a character that "
+      "cannot defend this challenge (CHL-06; card: the attacker, player: the attacking player)", opened_by=(FLOW,),
+      phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")

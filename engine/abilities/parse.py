@@ -376,7 +376,7 @@ UNTARGETABLE = Mapping({"by": Words("opponent", "any"),
                         "source": ListOf(Words("event", "character", "location", "attachment", "plot", "agenda"))},
                        required=("by",), what="untargetable")
 ALLOWS = ListOf(Words("actions_before_reveal", "unopposed_by_4", "extra_limited_location", "extra_limited",
-                      "saves_allowed"))
+                      "saves_allowed", "no_protection"))
 ABILITY_KEYS["toll"] = ("a constant gold toll: {gold: N, for: [attack, defend, trigger, challenge, event], type, to}: "
                         "gold given to another player to declare, trigger, initiate or play (GEN-01); or "
                         "{influence: N, for: [attack, defend]}: influence the host's controller kneels to declare it")
@@ -387,7 +387,8 @@ ABILITY_KEYS["allows"] = ("a constant rule: [actions_before_reveal] (for every p
                           "attacker by 4 STR or more counts as unopposed, CHL-19), [extra_limited_location] (for its controller: one "
                           "more Limited location this round, MAR-11), [extra_limited] (for its controller: one more Limited card of any "
                           "type this round, MAR-11), [saves_allowed] (for every player: an effect that kills or discards "
-                          "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda)")
+                          "can be saved even if its ability says it cannot be, Theon Greyjoy's agenda), [no_protection] (every character "
+                          "loses its \"cannot be killed\", \"cannot be discarded\" and immunities, Catelyn Stark's agenda)")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("toll", "untargetable", "allows")
 
 

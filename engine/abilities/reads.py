@@ -57,7 +57,8 @@ CONDITION_READS: dict[str, frozenset] = {
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
-FILTER_CONDITIONS = {"self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
+FILTER_CONDITIONS = {"would_discard": EVERYTHING,  # step 2: the effect being resolved
+                     "self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
                      "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE}
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
@@ -175,7 +176,8 @@ MODIFY_STATS: dict[str, frozenset] = {
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
-    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel")},
+    **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
+                          "no_house_penalty")},
 }
 """A constant's ``modify`` keys and the values they change."""
 

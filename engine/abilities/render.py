@@ -281,6 +281,8 @@ class Render:
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
+        if where == "gate_house":
+            return "that player's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -319,7 +321,7 @@ class Render:
 
     def target_noun(self) -> str:
         if self.target_is_player():
-            return "that player"
+            return "those players" if self.target_plural() else "that player"
         return "them" if self.target_plural() else "it"
 
     def subject_noun(self, sel: Any) -> str:
@@ -720,6 +722,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
         if rules.get("plots"):
             out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
+    if "no_protection" in allows:
+        out.append("characters lose every \u201ccannot be killed\u201d, \u201ccannot be discarded\u201d and immunity")
     if "saves_allowed" in allows:
         out.append("a card that an effect would kill or discard may be saved, even when the effect says it cannot be")
     if isinstance(a.get("not_declared_with"), dict):
@@ -780,6 +784,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
     choose = a.get("choose")
     if isinstance(choose, dict) and "player" in choose:
         chosen = "choose an opponent" if choose["player"] == "opponent" else "choose a player"
+        if choose.get("count", 1) > 1:
+            chosen = f"choose {choose['count']} " + ("opponents" if choose["player"] == "opponent" else "players")
     elif isinstance(choose, dict):
         n = choose.get("count", 1)
         up = "up to " if choose.get("up_to") else ""
