@@ -406,42 +406,27 @@ def resolve_triggered(g: Game, player: str, answer: dict, *, gate: dict | None =
 def terminal_check(g: Game) -> Flow:
     """MOR-09: a character whose terminal condition holds is killed. It may be saved in the usual
     step, but a save that does not also end the condition does not save it."""
-    pending = g.__dict__.setdefault("_terminal_pending", set())
-    for cid in triggers.terminal_victims(g):
-        if cid in pending:
-            continue  # already being killed: its save step is under way
-        ev = Event(f"{g.name(cid)} is killed by a terminal effect",
-                   data={"removal": "kill", "source_class": "framework", "cannot_be_canceled": True,
-                         "terminal": True})
-        ev.victims = [cid]
-        pending.add(cid)
-        try:
-            yield from save_cancel_step(g, ev, g.first_player)
-        finally:
-            pending.discard(cid)
-        if cid not in ev.victims and not triggers.terminal_holds(g, cid):
-            continue
-        if cid not in ev.victims:
-            g.log(f"the save does not end the terminal condition: {g.name(cid)} is killed anyway")
-        if g.remove(cid, "dead"):
-            g.log(f"{g.name(cid)} is killed (terminal effect)")
-            if g.state.window is not None:
-                g.state.window.gates.append({"event": "killed", "card": cid, "player": g.card(cid).controller})
-                g.state.window.gates.append({"event": "left_play", "card": cid,
-                                             "player": g.card(cid).controller})
-                dead_pile_gate(g, cid)
+    yield from _removed_by_own_condition(g, triggers.terminal_victims, triggers.terminal_holds, "kill")
     yield from leaves_play_check(g)
 
 
 def leaves_play_check(g: Game) -> Flow:
     """A card whose constant ``leaves_play: discard`` condition holds is discarded from play (issue 24:
     "discard this card from play when ..."), with a save step like a terminal kill (MOR-09)."""
+    yield from _removed_by_own_condition(g, triggers.leaves_play_victims, triggers.leaves_play_holds, "discard")
+
+
+def _removed_by_own_condition(g: Game, victims, holds, removal: str) -> Flow:
+    """Kill (``removal: kill``, a terminal condition) or discard from play each card ``victims`` names, each with
+    its own save step (MOR-09): a save that does not also end the condition (``holds``) does not save it."""
     pending = g.__dict__.setdefault("_terminal_pending", set())
-    for cid in triggers.leaves_play_victims(g):
+    killed = removal == "kill"
+    for cid in victims(g):
         if cid in pending:
-            continue
-        ev = Event(f"{g.name(cid)} is discarded from play by its own text",
-                   data={"removal": "discard", "source_class": "framework", "cannot_be_canceled": True,
+            continue  # already being removed: its save step is under way
+        ev = Event(f"{g.name(cid)} is killed by a terminal effect" if killed
+                   else f"{g.name(cid)} is discarded from play by its own text",
+                   data={"removal": removal, "source_class": "framework", "cannot_be_canceled": True,
                          "terminal": True})
         ev.victims = [cid]
         pending.add(cid)
@@ -449,16 +434,21 @@ def leaves_play_check(g: Game) -> Flow:
             yield from save_cancel_step(g, ev, g.first_player)
         finally:
             pending.discard(cid)
-        if cid not in ev.victims and not triggers.leaves_play_holds(g, cid):
+        if cid not in ev.victims and not holds(g, cid):
             continue
         if cid not in ev.victims:
-            g.log(f"the save does not end the condition: {g.name(cid)} is discarded anyway")
-        if g.remove(cid, "discard"):
-            g.log(f"{g.name(cid)} is discarded from play (its own text)")
+            g.log(f"the save does not end the {'terminal ' if killed else ''}condition: {g.name(cid)} is "
+                  f"{'killed' if killed else 'discarded'} anyway")
+        if g.remove(cid, "dead" if killed else "discard"):
+            g.log(f"{g.name(cid)} is killed (terminal effect)" if killed
+                  else f"{g.name(cid)} is discarded from play (its own text)")
             if g.state.window is not None:
-                g.state.window.gates.append({"event": "discarded", "card": cid, "player": g.card(cid).controller})
-                g.state.window.gates.append({"event": "left_play", "card": cid,
-                                             "player": g.card(cid).controller})
+                player = g.card(cid).controller
+                g.state.window.gates.append({"event": "killed" if killed else "discarded", "card": cid,
+                                             "player": player})
+                g.state.window.gates.append({"event": "left_play", "card": cid, "player": player})
+                if killed:
+                    dead_pile_gate(g, cid)
 
 
 def passive_step(g: Game, passives: list[Event]) -> Flow:
