@@ -444,8 +444,10 @@ def _removed_by_own_condition(g: Game, victims, holds, removal: str) -> Flow:
                   else f"{g.name(cid)} is discarded from play (its own text)")
             if g.state.window is not None:
                 player = g.card(cid).controller
-                g.state.window.gates.append({"event": "killed" if killed else "discarded", "card": cid,
-                                             "player": player})
+                if killed:
+                    g.state.window.gates.append({"event": "killed", "card": cid, "player": player})
+                else:
+                    g.state.window.gates.append({"event": "discarded", "card": cid, "player": player})
                 g.state.window.gates.append({"event": "left_play", "card": cid, "player": player})
                 if killed:
                     dead_pile_gate(g, cid)
