@@ -524,14 +524,20 @@ def _doomed(g, cid, want, ctx):
 
 # --- issue 24 (CCG Five Kings Edition) additions ---
 
+def _trigger_character(g, ctx) -> int | None:
+    """The character card of the gate that triggered the ability, while it exists; else None."""
+    other = (ctx.gate or {}).get("card")
+    if other is None or other not in g.state.cards or g.card_type(other) != "character":
+        return None
+    return other
+
+
 @filter_key("strength_below_trigger", TrueOnly(), "current STR lower than the current STR of the card of the gate "
             "that triggered the ability (Drogon: \"lower than the character that entered play\")",
             phrase=lambda v, r: r.post("with lower STR than that card"))
 def _strength_below_trigger(g, cid, want, ctx):
-    other = (ctx.gate or {}).get("card")
-    if other is None or other not in g.state.cards or g.card_type(other) != "character":
-        return False
-    return g.strength(cid) < g.strength(other)
+    other = _trigger_character(g, ctx)
+    return other is not None and g.strength(cid) < g.strength(other)
 
 
 @filter_key("own_house", Bool(), "of its controller's House (true), or not (false: another House's card or a "
@@ -573,10 +579,8 @@ def _trigger(g, cid, want, ctx):
                                                 "gate that triggered the ability",
             phrase=lambda v, r: r.post("with STR no higher than that card's"))
 def _strength_max_trigger(g, cid, want, ctx):
-    other = (ctx.gate or {}).get("card")
-    if other is None or other not in g.state.cards or g.card_type(other) != "character":
-        return False
-    return g.strength(cid) <= g.strength(other)
+    other = _trigger_character(g, ctx)
+    return other is not None and g.strength(cid) <= g.strength(other)
 
 
 @filter_key("most_attachments", TrueOnly(), "has more attachments than every other character in play",
