@@ -269,9 +269,10 @@ MIN_TITLE_PX = 10.5
 """The smallest title size on screen, in pixels, for a compact card."""
 
 
-def wrap_words(text: str, fm: QFontMetricsF, width: float) -> list[str]:
+def wrap_words(text: str, fm: QFontMetricsF, width: float, max_lines: int = 1000) -> list[str]:
     """``text`` wrapped word by word into lines no wider than ``width`` (in ``fm``'s units); a newline
-    starts a new line, and a word wider than a line stays whole on its own line."""
+    starts a new line, and a word wider than a line stays whole on its own line. Stops past ``max_lines``
+    (one line more: the caller sees that the text goes on)."""
     lines = []
     for paragraph in text.split("\n"):
         line = ""
@@ -281,8 +282,12 @@ def wrap_words(text: str, fm: QFontMetricsF, width: float) -> list[str]:
                 line = trial
             else:
                 lines.append(line)
+                if len(lines) > max_lines:
+                    return lines
                 line = word
         lines.append(line)
+        if len(lines) > max_lines:
+            return lines
     return lines
 
 
@@ -305,7 +310,7 @@ def title_lines(title: str, width: float, px: float, max_lines: int = 3) -> tupl
     while True:
         font = card_font(size, bold=True)
         fm = QFontMetricsF(font)
-        lines = wrap_words(title, fm, width)
+        lines = wrap_words(title, fm, width, max_lines)
         fits = len(lines) <= max_lines and all(fm.horizontalAdvance(x) <= width for x in lines)
         if fits or size <= px * 0.8:
             return font, cut_lines(lines, fm, width, max_lines)
@@ -344,10 +349,16 @@ def fit_text(text: str, width: float, height: float) -> FittedText:
         font = card_font(px * TEXT_ZOOM)
         fm = QFontMetricsF(font)
         room = width * TEXT_ZOOM
-        lines = wrap_words(text.strip(), fm, room)
         rows = max(0, int(height * TEXT_ZOOM // fm.lineSpacing()))
+        last = px - BODY_STEP < MIN_BODY_PX - 1e-6
+        # measuring costs: a size at which the text on one line is longer than all the rows (and the spaces
+        # where they break) cannot fit
+        if not last and fm.horizontalAdvance(" ".join(text.split())) > rows * (room + fm.horizontalAdvance(" ")):
+            px -= BODY_STEP
+            continue
+        lines = wrap_words(text.strip(), fm, room, rows)
         fits = len(lines) <= rows and all(fm.horizontalAdvance(x) <= room for x in lines)
-        if fits or px - BODY_STEP < MIN_BODY_PX - 1e-6:
+        if fits or last:
             return FittedText(font.pixelSize() / TEXT_ZOOM, tuple(cut_lines(lines, fm, room, rows)), font,
                               fm.ascent(), fm.lineSpacing())
         px -= BODY_STEP

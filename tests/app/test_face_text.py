@@ -8,15 +8,15 @@ from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QScrollArea
 
 import app.card_item as card_item
-from app.card_item import (BODY_PX, CARD_H, CARD_W, MIN_BODY_PX, TEXT_ZOOM, CardFace, fit_text, paint_card,
-                           title_lines)
+from app.card_item import (BODY_PX, BODY_STEP, CARD_H, CARD_W, MIN_BODY_PX, TEXT_ZOOM, CardFace, card_font,
+                           fit_text, paint_card, title_lines, wrap_words)
 from app.preview import CardPreview, describe
 
 BOX = (CARD_W - 14, 41.0)
 """A character's text box: below the STR and icons, above the "Maester's wording" mark."""
 SHORT = "Kneel this card to draw 1 card."
 LONG = ("Challenges: Kneel this card to choose a participating character you control. Until the end of the "
-        "challenge it gets +2 STR and gains an intrigue icon. If you win that challenge, draw 1 card.")
+        "challenge it gets +2 STR and gains an intrigue icon.")
 HUGE = " ".join([LONG] * 3)
 
 
@@ -33,11 +33,13 @@ def test_a_short_text_keeps_the_normal_size(qapp):
 
 def test_a_long_text_is_drawn_smaller_with_every_word(qapp):
     fit = fit_text(LONG, *BOX)
-    assert MIN_BODY_PX <= fit.px < BODY_PX
+    assert MIN_BODY_PX < fit.px < BODY_PX
     assert " ".join(fit.lines).split() == LONG.split()  # every word, in order, none cut
     assert max(widths(fit)) <= BOX[0]
     assert len(fit.lines) * fit.spacing / TEXT_ZOOM <= BOX[1]
     assert fit_text(LONG, *BOX) is fit  # laid out once per (text, box)
+    bigger = QFontMetricsF(card_font((fit.px + BODY_STEP) * TEXT_ZOOM))  # the largest size that fits
+    assert len(wrap_words(LONG, bigger, BOX[0] * TEXT_ZOOM)) * bigger.lineSpacing() > BOX[1] * TEXT_ZOOM
 
 
 def test_a_text_too_long_for_the_minimum_ends_with_an_ellipsis(qapp):
