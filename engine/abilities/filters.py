@@ -605,3 +605,19 @@ def _cost_max_participants(g, cid, want, ctx):
     if ch is None or ch.ended or g.defn(cid).cost is None:
         return False
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
+
+
+# --- issue 24 (CCG A House of Talons) additions ---
+
+@filter_key("printed_icon", Words(*ICONS), "has the challenge icon printed on it (gained icons do not count; "
+                                           "Hallowed Ground: \"if it has a printed power icon\")",
+            phrase=lambda v, r: r.post(f"with a printed {v} icon"))
+def _printed_icon(g, cid, want, ctx):
+    return want in (g.defn(cid).icons or ())
+
+
+@filter_key("printed_strength_max", Int(), "printed STR N or less (Mord: \"with a printed STR of 3 or lower\")",
+            phrase=lambda v, r: r.post(f"with printed STR {v} or lower"))
+def _printed_strength_max(g, cid, want, ctx):
+    d = g.defn(cid)
+    return d.type == "character" and (d.strength or 0) <= want

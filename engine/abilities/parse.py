@@ -508,3 +508,6 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
+"""strength_per_power: N: the targets get N STR for each power on them (Woods of the Vale of the CCG)."""

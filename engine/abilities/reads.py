@@ -29,7 +29,8 @@ FILTER_READS: dict[str, frozenset] = {
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
-        "most_attachments", "strength_below_trigger", "own_house", "house_of")},
+        "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_icon",
+        "printed_strength_max")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -173,6 +174,7 @@ FILTER_STATS: dict[str, frozenset] = {
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
     "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
+    "strength_per_power": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords

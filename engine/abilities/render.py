@@ -349,6 +349,12 @@ class Render:
 
     def cards(self, sel: Any) -> str:
         """A card selector (or ``{all: FILTER}``) as a noun phrase."""
+        if isinstance(sel, dict) and isinstance(sel.get("all"), dict) and sel["all"].get("target") is True \
+                and sel["all"].get("from", "in_play") == "in_play":  # issue 24: the target, if it matches the rest
+            rest = {k: v for k, v in sel["all"].items() if k not in ("target", "from")}
+            noun = "the chosen " + ("cards" if self.target_plural() else "card")
+            return noun + (" (if " + ("they" if self.target_plural() else "it") + " " + self.predicate(rest) + ")"
+                           if rest else "")
         if isinstance(sel, dict) and "all" in sel:
             return "each " + self.filter(sel["all"], article_="")
         if isinstance(sel, dict):
@@ -535,6 +541,8 @@ class Render:
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
         if "strength_per_attachment" in m:
             parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
+        if "strength_per_power" in m:  # issue 24: Woods of the Vale
+            parts.append(v(f"get {signed(m['strength_per_power'])} STR for each power on it"))
         for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
             if m.get(key):
                 icons = m[key]
