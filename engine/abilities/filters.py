@@ -621,3 +621,10 @@ def _printed_icon(g, cid, want, ctx):
 def _printed_strength_max(g, cid, want, ctx):
     d = g.defn(cid)
     return d.type == "character" and (d.strength or 0) <= want
+
+
+@filter_key("houses_min", Int(minimum=2), "of N Houses or more (a card with several House shields: Conflicted "
+                                          "Conscience, \"a character with the crests of more than 1 House\")",
+            phrase=lambda v, r: r.post(f"of {v} or more Houses"))
+def _houses_min(g, cid, want, ctx):
+    return len(g.defn(cid).house or ()) >= want
