@@ -926,6 +926,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
     f = dict(arg)
     ctx.chosen, ctx.unchosen = [], []
     for chooser in select(g, e.get("by", "you"), ctx):
+        if "unless" in e and condition_holds(g, dict(e["unless"]), Ctx(ctx.source, chooser, ctx.ability)):
+            continue  # issue 24: this player is not one of those who choose (Battle of Oxcross)
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
@@ -2092,3 +2094,11 @@ def _forbid_responses(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
+
+
+# --- issue 24 (CCG Five Kings Edition, part 6) additions ---
+
+REGISTRY["effect"]["chooses"].keys["unless"] = _Condition()
+REGISTRY["effect"]["chooses"].doc += (" (`unless: CONDITION`: a chooser for whom the condition holds, read as his "
+                                      "own, chooses nothing: \"each player who has not won a military challenge\", "
+                                      "Battle of Oxcross)")

@@ -238,6 +238,9 @@ class Render:
                                                                                    "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
+        if isinstance(e.get("unless"), dict):  # issue 24: Battle of Oxcross
+            cond = self.cond(e["unless"])
+            what += ", unless " + ("they" + cond[3:] if by != "you" and cond.startswith("you ") else cond)
         return self.subject(by, "choose") + " " + what
 
     @staticmethod
