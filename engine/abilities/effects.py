@@ -2102,3 +2102,4 @@ REGISTRY["effect"]["chooses"].keys["unless"] = _Condition()
 REGISTRY["effect"]["chooses"].doc += (" (`unless: CONDITION`: a chooser for whom the condition holds, read as his "
                                       "own, chooses nothing: \"each player who has not won a military challenge\", "
                                       "Battle of Oxcross)")
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*REGISTRY["effect"]["chooses"].keys["by"].words, "challengers")

@@ -663,6 +663,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+        if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
+            out[-1] += r.for_each(p["for_each"])
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
