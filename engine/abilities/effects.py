@@ -755,9 +755,12 @@ def _reduce(g, e, arg, ctx):
         g.log(f"{ctx.player}'s next matching card costs its printed cost less ({g.name(ctx.source)})")
         return True
     n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
-    g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
-                             "until": e.get("until", "phase"), "source": ctx.source})
-    g.log(f"{ctx.player}'s next matching card costs {n} less ({g.name(ctx.source)})")
+    who = "any" if e.get("player") == "any" else ctx.player  # issue 24: Tobho Mott's Armory
+    g.state.reducers.append({"player": who, "amount": -n if e.get("raise") else n,
+                             "filter": dict(e.get("card") or {}), "until": e.get("until", "phase"),
+                             "source": ctx.source})
+    g.log(f"{'the' if who == 'any' else ctx.player + chr(39) + 's'} next matching card costs {n} "
+          f"{'more' if e.get('raise') else 'less'} ({g.name(ctx.source)})")
     return True
 
 
@@ -926,6 +929,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
     f = dict(arg)
     ctx.chosen, ctx.unchosen = [], []
     for chooser in select(g, e.get("by", "you"), ctx):
+        if "unless" in e and condition_holds(g, dict(e["unless"]), Ctx(ctx.source, chooser, ctx.ability)):
+            continue  # issue 24: this player is not one of those who choose (Battle of Oxcross)
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
@@ -2092,3 +2097,27 @@ def _forbid_responses(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
+
+
+# --- issue 24 (CCG Five Kings Edition, part 6) additions ---
+
+REGISTRY["effect"]["chooses"].keys["unless"] = _Condition()
+REGISTRY["effect"]["chooses"].doc += (" (`unless: CONDITION`: a chooser for whom the condition holds, read as his "
+                                      "own, chooses nothing: \"each player who has not won a military challenge\", "
+                                      "Battle of Oxcross)")
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*REGISTRY["effect"]["chooses"].keys["by"].words, "challengers")
+
+
+def _reduce_phrase(v, e, r) -> str:
+    who = "any player plays" if e.get("player") == "any" else "you play"
+    by = "its printed cost" if v == "printed_cost" else f"{v} gold"
+    verb = "raise" if e.get("raise") else "reduce"
+    return (f"{verb} the cost of the next {r.filter(e.get('card') or {}, article_='')} {who} this "
+            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each")))
+
+
+REGISTRY["effect"]["reduce"].keys["player"] = Words("you", "any")
+REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
+REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
+REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
+                                     "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")

@@ -508,3 +508,8 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+# --- issue 24 (Five Kings Edition, part 6) ---
+PROHIBIT.keys["for_each"] = FOR_EACH
+"""for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
+(Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""

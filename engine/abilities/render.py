@@ -238,6 +238,9 @@ class Render:
                                                                                    "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
+        if isinstance(e.get("unless"), dict):  # issue 24: Battle of Oxcross
+            cond = self.cond(e["unless"])
+            what += ", unless " + ("they" + cond[3:] if by != "you" and cond.startswith("you ") else cond)
         return self.subject(by, "choose") + " " + what
 
     @staticmethod
@@ -660,6 +663,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+        if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
+            out[-1] += r.for_each(p["for_each"])
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
