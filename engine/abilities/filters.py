@@ -385,6 +385,19 @@ def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     return pool
 
 
+def house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
 # --- core-b additions ---
 
 from cards.model import CRESTS  # noqa: E402
