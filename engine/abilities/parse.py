@@ -508,3 +508,7 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
+"""not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
+lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
