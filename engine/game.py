@@ -940,7 +940,9 @@ class Game:
     # --- core-c additions ---
     def uncounted(self, card_id: int) -> bool:
         """The card's STR does not count in the challenge (``not_counted``)."""
-        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted"))
+        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted")) or (
+            triggers.constants_modify(self, "not_counted")  # issue 24: a constant's not_counted (Wolf Stalwart)
+            and any(m.get("not_counted") for m in self._constants(card_id)))
 
 
     # --- core-d additions ---

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import candidates, challenge_loser, immune_to, matches
+from engine.abilities.filters import candidates, challenge_loser, house_and_plot_cards, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
@@ -303,8 +303,8 @@ def _describe_modify(e: dict) -> str:
         "counts while it is one (WIN-03), and killed it goes to the discard pile. `terminal: FILTER` (e.g. "
         "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`. "
-        "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
-        "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
+        "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, with "
+        "the House cards and revealed plots when its `type` names them, or the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
         "stand | attack | be_saved | be_removed_from_challenge | participate_military | participate_intrigue | "
         "participate_power]`: for the duration the card cannot be killed, be discarded from play, be declared as a "
@@ -326,7 +326,8 @@ def _modify(g, e, arg, ctx):
     if e.get("strength") in ("x", "minus_x"):  # issue 24: the X paid (Blood Magic)
         e = dict(e, strength=_amount(e["strength"], ctx))
     if e.get("strength") and "for_each" in e:  # EFF-06: counted once, as the effect resolves
-        n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else len(candidates(g, dict(e["for_each"]), ctx))
+        n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else (  # the revealed plots count too (C-18)
+            len(candidates(g, dict(e["for_each"]), ctx)) + len(house_and_plot_cards(g, e["for_each"], ctx)))
         e = dict(e, strength=int(e["strength"]) * n)
     for cid in select(g, arg, ctx):
         if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:

@@ -513,3 +513,6 @@ those types without the icon (they do not gain it: The Night's Watch agenda)."""
 PROHIBIT.keys["for_each"] = FOR_EACH
 """for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
 (Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""
+CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
+"""not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
+lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""

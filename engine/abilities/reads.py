@@ -29,7 +29,8 @@ FILTER_READS: dict[str, frozenset] = {
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
-        "most_attachments", "strength_below_trigger", "own_house", "house_of")},
+        "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
+        "printed_strength_min", "strength_highest", "strength_lowest")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -165,7 +166,8 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
-                                          "strength_max_trigger", "strength_below_trigger")},
+                                          "strength_max_trigger", "strength_below_trigger", "strength_highest",
+                                          "strength_lowest")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 
@@ -177,7 +179,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
-                          "no_house_penalty", "declare_without_icon")},
+                          "no_house_penalty", "declare_without_icon", "not_counted")},
 }
 """A constant's ``modify`` keys and the values they change."""
 

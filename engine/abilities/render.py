@@ -563,6 +563,8 @@ class Render:
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
+        if m.get("not_counted"):
+            parts.append(v("do not count") + " " + ("their" if subject_plural else "its") + " STR in the challenge")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
