@@ -508,3 +508,9 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+# --- issue 24 (A House of Thorns): the Oaths, Banner of the Rose ---
+CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
+"""not_counted: true: while the constant applies, the targets' STR does not count towards their side's total in a
+challenge (CHL-12), like the lasting ``not_counted`` effect (In Eddard's Name: the defenders of two Houses while its
+character attacks)."""

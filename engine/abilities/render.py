@@ -578,6 +578,9 @@ class Render:
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
         if m.get("doomed"):
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
+        if m.get("not_counted"):
+            parts.append(f"{'do' if subject_plural else 'does'} not count {'their' if subject_plural else 'its'} "
+                         "STR in the challenge")
         if isinstance(m.get("terminal"), dict):
             said = self.predicate(m["terminal"])
             if subject_plural:
