@@ -590,6 +590,7 @@ class Game:
         c = self.card(cid)
         if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
             self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        from_hand = c.zone == "hand"
         self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
@@ -605,6 +606,8 @@ class Game:
         c.x = 0
         c.tokens = {}
         c.note = ""
+        if from_hand and zone == "discard" and self.state.window is not None:  # issue 24: Pirate of Pyke
+            self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)

@@ -167,3 +167,10 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
 event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealth: it has chosen a character that "
       "cannot defend this challenge (CHL-06; card: the attacker, player: the attacking player)", opened_by=(FLOW,),
       phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")
+
+
+# --- issue 24 (A House of Thorns) ---
+event("discarded_from_hand", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's hand, by any "
+      "effect, cost or claim (card, the hand's owner); opened once per card", opened_by=("engine/game.py",),
+      phrase=lambda w, r: "after a card is discarded from " + {"you": "your", "opponent": "an opponent's"}.get(
+          w.get("player"), "a player's") + " hand")
