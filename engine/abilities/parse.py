@@ -508,3 +508,8 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+# --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
+CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
+"""strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
+on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""
