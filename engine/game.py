@@ -402,6 +402,9 @@ class Game:
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
             mods += sum(keep(int(m.get("strength_per_attachment", 0)) * n) for m in constants)
+        if any("strength_per_power" in m for m in constants):  # issue 24: Stannis Baratheon (ITE Legacy)
+            n = self.card(card_id).power
+            mods += sum(keep(int(m.get("strength_per_power", 0)) * n) for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,

@@ -154,8 +154,10 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house", "gate_house")
-"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim)."""
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house")
+"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim);
+``each_opponent_house``: the House card of each opponent, one after the other (issue 24: The Iron Throne of
+the Iron Throne Edition)."""
 
 
 def _power(g, name, e, arg, ctx):
@@ -166,7 +168,13 @@ def _power(g, name, e, arg, ctx):
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src == "gate_house":
+    if src == "each_opponent_house":  # issue 24: N power from each opponent's House, in turn
+        done = [_power(g, name, {**e, "from": {"house_of_player": who}}, n, ctx)
+                for who in select(g, "each_opponent", ctx)]
+        return any(done)
+    if isinstance(src, dict) and "house_of_player" in src:
+        holder = g.player(src["house_of_player"]).house_card
+    elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
     elif src in ("opponent_house",):
@@ -195,6 +203,8 @@ def _power(g, name, e, arg, ctx):
 
 
 def _power_holders(g, src, ctx) -> list[int]:
+    if src == "each_opponent_house":
+        return [g.player(who).house_card for who in select(g, "each_opponent", ctx)]
     if src == "opponent_house":
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
@@ -232,7 +242,7 @@ POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | c
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
         "gate_house`: the power the gate's player has just claimed for his House, from his House card "
-        "(`house_power_claimed`)",
+        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
         phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
                                 f"{r.power_place(e.get('from', 'opponent_house'))} "

@@ -516,3 +516,7 @@ PROHIBIT.keys["for_each"] = FOR_EACH
 CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
 """not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
 lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
+# --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
+CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
+"""strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
+on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""

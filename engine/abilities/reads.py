@@ -151,7 +151,7 @@ def constant_reads(condition: Any, modify: dict) -> frozenset:
     if not isinstance(modify, dict):
         return EVERYTHING
     return ASPECTS.condition(condition) | ASPECTS.selector(modify.get("target", "self")) | \
-        ASPECTS.for_each(modify.get("for_each"))
+        ASPECTS.for_each(modify.get("for_each")) | (frozenset({POWER}) if "strength_per_power" in modify else _NONE)
 
 
 # ---------------------------------------------------------------------------
@@ -174,6 +174,7 @@ FILTER_STATS: dict[str, frozenset] = {
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
     "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
+    "strength_per_power": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords

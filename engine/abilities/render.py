@@ -286,6 +286,8 @@ class Render:
     def power_place(self, where: Any) -> str:
         if where == "gate_house":
             return "that player's House card"
+        if where == "each_opponent_house":
+            return "each opponent's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -536,6 +538,8 @@ class Render:
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
         if "strength_per_attachment" in m:
             parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
+        if "strength_per_power" in m:
+            parts.append(v(f"get {signed(m['strength_per_power'])} STR for each power on it"))
         for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
             if m.get(key):
                 icons = m[key]
