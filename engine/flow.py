@@ -1315,7 +1315,8 @@ def pay_chosen_costs(g: Game, player: str, cid: int, ab, ctx) -> Flow:
     for word, n, found in triggers.chosen_costs(g, player, cid, ab, ctx):
         picks = list(found[:n])
         if n and len(found) > n:
-            what = {"kill": "kill", "discard": "discard from play", "power": "discard 1 power from"}[word]
+            what = {"kill": "kill", "discard": "discard from play", "power": "discard 1 power from",
+                    "discard_in_hand": "discard from your hand", "leave_challenge": "remove from the challenge"}[word]
             decision = Decision("choose", player, f"{g.name(cid)}: choose {n} card{'s' if n != 1 else ''} to {what} "
                                 f"for its cost", choices=list(found), min_count=n, max_count=n,
                                 checker=legality.selection_checker(g, list(found), n, n, "a card that can pay the cost",
