@@ -361,6 +361,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
         yield from settle_destinations(g, ab.effect, ctx)
         if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
             yield from settle_destinations(g, ab.then, ctx)
+            yield from triggers.prepare_flow(g, ab.then, ctx)  # issue 24: a `chooses` of the then, made now
             yield from run_effects(g, ab.then, ctx)
 
     ev.initiate, ev.execute = initiate, execute
@@ -566,6 +567,7 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
         yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:
         if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
+            yield from triggers.prepare_flow(g, ab.then, ctx)  # issue 24: a `chooses` of the then, made now
             yield from run_effects(g, ab.then, ctx)
         yield from terminal_check(g)
 

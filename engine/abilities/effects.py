@@ -664,10 +664,13 @@ def _discard_top_count(g, e, ctx) -> int:
     return int(n)
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller", "gate_player"),
+        "the top card of "
         "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
-        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
-        "target_printed_strength`: as many as the chosen card's printed STR",
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
+        "`gate_player`: of the player of the gate; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR (the condition `discarded` reads the "
+        "cards it discarded)",
         keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
         phrase=_discard_top_phrase)
@@ -680,6 +683,7 @@ def _discard_top(g, e, arg, ctx):
                 break
             cid = deck[0]
             g.move_to_pile(cid, "discard")
+            ctx.discarded.append(cid)
             g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
             done = True
     return done
@@ -1603,6 +1607,7 @@ def _copy_when_revealed(g: Game, e: dict, arg: Any, ctx: Ctx):
     yield from prepare_flow(g, ab.effect, sub)
     ok = yield from execute_flow(g, ab.effect, sub)
     if ok and ab.then:
+        yield from prepare_flow(g, ab.then, sub)  # issue 24: a `chooses` of the then, made now
         ok = yield from execute_flow(g, ab.then, sub)
     return ok
 
