@@ -720,6 +720,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
                     not triggers.control_problem(g, name, host):
                 g.set_controller(host, name)  # CTL-02: for as long as it stays attached
                 g.log(f"{name} takes control of {g.name(host)}")
+                if g.state.window is not None:  # issue 24: Punishment of Thieves
+                    g.state.window.gates.append({"event": "control_taken", "card": host, "player": name})
         else:
             g.put_in_play(cid, name)
             g.card(cid).x = x

@@ -489,6 +489,8 @@ def _take_control(g, e, arg, ctx):
         c = g.card(cid)
         if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
             g.set_controller(cid, ctx.player)
+            if g.state.window is not None:  # issue 24: Punishment of Thieves
+                g.state.window.gates.append({"event": "control_taken", "card": cid, "player": ctx.player})
             if e.get("until"):  # given back by Game.expire
                 g.state.effects.append(Effect(cid, "control", ctx.player, e["until"], ctx.source))
             g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})"
@@ -2097,3 +2099,26 @@ def _forbid_responses(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
+
+
+# --- issue 24 (Five Kings Edition, fk5) ---
+
+@effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "
+        "then puts as many cards from the top of his deck into his hand (not a draw, DRW-04: The Promise of Victory)",
+        phrase=lambda v, e, r: r.subject(v, "put every card in hand on the bottom of the deck, then take as many "
+                                            "cards from the top of it into hand"))
+def _replace_hand(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    if who is None:
+        return False
+    p = g.player(who)
+    hand = list(p.hand)
+    for cid in hand:
+        g.move_to_pile(cid, "deck", top=False)
+    for _ in range(len(hand)):
+        if not p.deck:
+            break
+        g.move_to_pile(p.deck[0], "hand")
+    g.log(f"{who} puts {len(hand)} card{'s' if len(hand) != 1 else ''} from hand on the bottom of the deck and "
+          f"takes as many from its top ({g.name(ctx.source)})")
+    return bool(hand)
