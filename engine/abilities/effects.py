@@ -500,6 +500,8 @@ def _take_control(g, e, arg, ctx):
         c = g.card(cid)
         if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
             g.set_controller(cid, ctx.player)
+            if g.state.window is not None:  # issue 24: Punishment of Thieves
+                g.state.window.gates.append({"event": "control_taken", "card": cid, "player": ctx.player})
             if e.get("until"):  # given back by Game.expire
                 g.state.effects.append(Effect(cid, "control", ctx.player, e["until"], ctx.source))
             g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})"
@@ -675,10 +677,13 @@ def _discard_top_count(g, e, ctx) -> int:
     return int(n)
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller", "gate_player"),
+        "the top card of "
         "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
-        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
-        "target_printed_strength`: as many as the chosen card's printed STR",
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
+        "`gate_player`: of the player of the gate; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR (the condition `discarded` reads the "
+        "cards it discarded)",
         keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
         phrase=_discard_top_phrase)
@@ -691,6 +696,7 @@ def _discard_top(g, e, arg, ctx):
                 break
             cid = deck[0]
             g.move_to_pile(cid, "discard")
+            ctx.discarded.append(cid)
             g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
             done = True
     return done
@@ -1619,6 +1625,7 @@ def _copy_when_revealed(g: Game, e: dict, arg: Any, ctx: Ctx):
     yield from prepare_flow(g, ab.effect, sub)
     ok = yield from execute_flow(g, ab.effect, sub)
     if ok and ab.then:
+        yield from prepare_flow(g, ab.then, sub)  # issue 24: a `chooses` of the then, made now
         ok = yield from execute_flow(g, ab.then, sub)
     return ok
 
@@ -2132,3 +2139,24 @@ REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
 REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
 REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
                                      "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
+# --- issue 24 (Five Kings Edition, fk5) ---
+
+@effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "
+        "then puts as many cards from the top of his deck into his hand (not a draw, DRW-04: The Promise of Victory)",
+        phrase=lambda v, e, r: r.subject(v, "put every card in hand on the bottom of the deck, then take as many "
+                                            "cards from the top of it into hand"))
+def _replace_hand(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    if who is None:
+        return False
+    p = g.player(who)
+    hand = list(p.hand)
+    for cid in hand:
+        g.move_to_pile(cid, "deck", top=False)
+    for _ in range(len(hand)):
+        if not p.deck:
+            break
+        g.move_to_pile(p.deck[0], "hand")
+    g.log(f"{who} puts {len(hand)} card{'s' if len(hand) != 1 else ''} from hand on the bottom of the deck and "
+          f"takes as many from its top ({g.name(ctx.source)})")
+    return bool(hand)

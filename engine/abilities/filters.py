@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser", "any")
+WHO = Words("you", "opponent", "loser", "any", "gate_player")
 """``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile")."""
+every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of
+the gate that triggered the ability ("a card he controls": Punishment of Thieves)."""
 
 
 def _listed(want) -> list:
@@ -78,21 +79,27 @@ def _unique(g, cid, want, ctx):
 def _who(g, who, want, ctx):
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
+    if want == "gate_player":
+        return who == (ctx.gate or {}).get("player")
     return not (want == "loser" and who != challenge_loser(g))
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile)",
+                               "challenge / by anyone (with `from:`, in every player's pile) / by the player of the "
+                               "gate",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": ""}[v]))
+                                        "loser": "the losing player controls", "any": "",
+                                        "gate_player": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
 @filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
-                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
+                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\") / by the "
+                          "player of the gate",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns", "any": ""}[v]))
+                                        "loser": "the losing player owns", "any": "",
+                                        "gate_player": "that player owns"}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 

@@ -60,7 +60,8 @@ CONDITION_READS: dict[str, frozenset] = {
 
 FILTER_CONDITIONS = {"would_discard": EVERYTHING,  # step 2: the effect being resolved
                      "self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
-                     "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE}
+                     "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE,
+                     "discarded": EVERYTHING}  # the cards the resolving ability discarded (never a constant's)
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
 

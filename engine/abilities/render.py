@@ -735,6 +735,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
         if rules.get("plots"):
             out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
+        if rules.get("extra_plot_copy"):
+            out.append("your plot deck may hold an eighth plot, a second copy of one of its plots")
     if "no_protection" in allows:
         out.append("characters lose every \u201ccannot be killed\u201d, \u201ccannot be discarded\u201d and immunity")
     if "saves_allowed" in allows:
