@@ -582,9 +582,10 @@ class Render:
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered",
                           "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
-        for what in m.get("no_kneel") or ():
+        if m.get("no_kneel"):
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
-                         f"{'an attacker' if what == 'attack' else 'a defender'}")
+                         + join(['an attacker' if what == 'attack' else 'a defender' for what in m["no_kneel"]],
+                                "or"))
         if m.get("doomed"):
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
         if isinstance(m.get("terminal"), dict):
@@ -687,9 +688,9 @@ def _constant(a: dict, r: Render) -> list[str]:
         elif isinstance(lc.get("for_each"), dict):
             per = " for each " + r.filter(lc["for_each"], article_="")
         out.append(f"this card costs {lc['by']} gold less to play{per}")
-    for what in a.get("no_kneel") or ():
-        side = "attacker" if what == "attack" else "defender"
-        out.append(f"this card does not kneel when declared as {article(side)}")
+    if a.get("no_kneel"):
+        sides = [article("attacker" if what == "attack" else "defender") for what in a["no_kneel"]]
+        out.append("this card does not kneel when declared as " + join(sides, "or"))
     if a.get("cannot_be"):
         said = {"attacker": "declared as an attacker", "defender": "declared as a defender",
                 "stealth_target": "chosen by a character with stealth"}
