@@ -264,6 +264,22 @@ def _would_discard(g, want, ctx):
     return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())
 
 
+# --- issue 24 (Five Kings Edition, fk5): what a discard from the top of a deck found ---
+
+DISCARDED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int()},
+                         form="{FILTER..., count_min: N, count_max: N}")
+
+
+@condition("discarded", DISCARDED, "at least count_min (default 1) and at most count_max of the cards this "
+           "ability's `discard_top` discarded match (\"if 2 or more non-character cards are discarded this way\": "
+           "Whirlpool, Here Is My Husband)",
+           phrase=lambda v, r: "the cards discarded this way include " + r.counted(v))
+def _discarded(g, want, ctx):
+    f = dict(want)
+    need = f.pop("count_min", 1 if "count_max" not in f else 0)
+    most = f.pop("count_max", None)
+    n = sum(1 for c in ctx.discarded if matches(g, c, f, ctx))
+    return n >= need and (most is None or n <= most)
 # --- issue 24 (CCG A House of Talons) additions ---
 
 from engine.abilities.registry import Mapping  # noqa: E402

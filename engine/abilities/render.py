@@ -238,6 +238,9 @@ class Render:
                                                                                    "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
+        if isinstance(e.get("unless"), dict):  # issue 24: Battle of Oxcross
+            cond = self.cond(e["unless"])
+            what += ", unless " + ("they" + cond[3:] if by != "you" and cond.startswith("you ") else cond)
         return self.subject(by, "choose") + " " + what
 
     @staticmethod
@@ -285,6 +288,8 @@ class Render:
     def power_place(self, where: Any) -> str:
         if where == "gate_house":
             return "that player's House card"
+        if where == "each_opponent_house":
+            return "each opponent's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -541,7 +546,7 @@ class Render:
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
         if "strength_per_attachment" in m:
             parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
-        if "strength_per_power" in m:  # issue 24: Woods of the Vale
+        if "strength_per_power" in m:
             parts.append(v(f"get {signed(m['strength_per_power'])} STR for each power on it"))
         for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
             if m.get(key):
@@ -570,6 +575,8 @@ class Render:
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
+        if m.get("not_counted"):
+            parts.append(v("do not count") + " " + ("their" if subject_plural else "its") + " STR in the challenge")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -671,6 +678,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+        if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
+            out[-1] += r.for_each(p["for_each"])
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
@@ -735,6 +744,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
         if rules.get("plots"):
             out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
+        if rules.get("extra_plot_copy"):
+            out.append("your plot deck may hold an eighth plot, a second copy of one of its plots")
     if "no_protection" in allows:
         out.append("characters lose every \u201ccannot be killed\u201d, \u201ccannot be discarded\u201d and immunity")
     if "saves_allowed" in allows:
