@@ -513,3 +513,8 @@ those types without the icon (they do not gain it: The Night's Watch agenda)."""
 PROHIBIT.keys["for_each"] = FOR_EACH
 """for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
 (Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""
+PROHIBITIONS = PROHIBITIONS + ("double_influence",)
+"""double_influence (with card: FILTER): the printed influence of each card the player controls that matches
+``card`` counts twice (Taxed at Swordpoint: Kingdom locations)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["card"] = FilterSchema()

@@ -662,6 +662,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "double_influence": "the printed influence of each "
+                                + r.filter(dict(p.get("card") or {}), article_="").replace("you control", "")
+                                .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
+                                " is doubled",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
         if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
             out[-1] += r.for_each(p["for_each"])
