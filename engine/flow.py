@@ -1137,6 +1137,27 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             g.expire("challenge")
 
 
+def claim_into_play(g: Game, ch: Challenge, picks: list[int]) -> Flow:
+    """Issue 24 (Scouting the Pass, ``allows: [claim_into_play]``): the winner may put into play under his
+    control, instead of their discard, the characters his intrigue claim takes from the defender's hand
+    (uniqueness still applies, C-08). Returns the cards put into play."""
+    if not triggers.allowed_for(g, ch.attacker, "claim_into_play"):
+        return []
+    chars = [c for c in picks if g.defn(c).type == "character" and legality.unique_problem(g, ch.attacker, c) is None]
+    if not chars:
+        return []
+    answer = yield from g.ask(Decision(
+        "choose", ch.attacker, "intrigue claim: choose the characters you put into play under your control "
+        "instead of their discard", choices=chars, min_count=0, max_count=len(chars),
+        checker=legality.selection_checker(g, chars, 0, len(chars), "a character the claim discards", "CHL-16")))
+    chosen = list(answer["choose"])
+    for c in chosen:
+        g.put_in_play(c, ch.attacker)
+        g.log(f"{ch.attacker} puts {ch.defender}'s {g.name(c)} into play instead of its discard (intrigue claim)")
+        g.state.window.gates.append({"event": "entered_play", "card": c, "player": ch.attacker, "from": "hand"})
+    return chosen
+
+
 def resolution(g: Game, ch: Challenge) -> Flow:
     """The four framework events of challenge resolution, then Deadly as a passive (CHL-11, C-12)."""
 
@@ -1204,10 +1225,12 @@ def resolution(g: Game, ch: Challenge) -> Flow:
                     dead_pile_gate(g, c)
         elif ch.type == "intrigue" and claim > 0:  # CHL-16: at random
             picks = g.state.rng.sample(d.hand, min(claim, len(d.hand)))
+            saved = yield from claim_into_play(g, ch, picks)  # issue 24: Scouting the Pass
             for c in picks:
-                g.move_to_pile(c, "discard")
-            g.log(f"{ch.defender} discards {', '.join(g.name(c) for c in picks) or 'nothing'} at random "
-                  f"for intrigue claim")
+                if c not in saved:
+                    g.move_to_pile(c, "discard")
+            g.log(f"{ch.defender} discards {', '.join(g.name(c) for c in picks if c not in saved) or 'nothing'} "
+                  f"at random for intrigue claim")
         elif ch.type == "power" and claim > 0:  # CHL-17: moved from the House card only
             amount = min(claim, g.house_power(ch.defender))
             g.card(d.house_card).power -= amount

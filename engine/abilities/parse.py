@@ -518,3 +518,7 @@ PROHIBITIONS = PROHIBITIONS + ("double_influence",)
 ``card`` counts twice (Taxed at Swordpoint: Kingdom locations)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 PROHIBIT.keys["card"] = FilterSchema()
+ALLOWS = ListOf(Words(*ALLOWS.item.words, "claim_into_play"))
+ABILITY_KEYS["allows"] += (", [claim_into_play] (for its controller: each character his intrigue claim takes from the "
+                           "defender's hand he may put into play under his control instead of its discard, Scouting "
+                           "the Pass)")
