@@ -131,7 +131,9 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
 
 def after_step_six(g: Game) -> Flow:
     """Cards that left play in step 6 may make a ``leaves_play`` condition hold (a moribund card is
-    still in play until then, MOR-02): those cards are discarded now and leave at once."""
+    still in play until then, MOR-02): those cards are discarded now and leave at once. Cards returned to a
+    hand in step 6 may break a hand limit (Tyrion Lannister's agenda): checked first."""
+    yield from hand_limit_check(g)
     for _ in range(len(g.state.cards)):
         victims = triggers.leaves_play_victims(g)
         if not victims:
@@ -408,6 +410,39 @@ def terminal_check(g: Game) -> Flow:
     step, but a save that does not also end the condition does not save it."""
     yield from _removed_by_own_condition(g, triggers.terminal_victims, triggers.terminal_holds, "kill")
     yield from leaves_play_check(g)
+    yield from hand_limit_check(g)
+
+
+def hand_limit_check(g: Game) -> Flow:
+    """Issue 24 (Tyrion Lannister's agenda, ``prohibit: {what: hand_max, max: N}``): a player bound by it who holds
+    more than N cards discards at once, choosing which, until he holds N (the lowest N when several bind him)."""
+    known = g.__dict__.get("_hand_max_cards")
+    if known is None:  # read once per game: most pools have no such card
+        known = g.__dict__["_hand_max_cards"] = any(
+            isinstance(a, dict) and (a.get("prohibit") or {}).get("what") == "hand_max"
+            for d in g.pool.values() for a in d.abilities)
+    if not known:
+        return
+    for name in g.state.clockwise_from(g.first_player):
+        p = g.player(name)
+        if p.eliminated or not p.hand:
+            continue
+        limits = [(cid, int(r.get("max", 0))) for cid, r in triggers.prohibitions(g, name, "hand_max")]
+        if not limits:
+            continue
+        source, limit = min(limits, key=lambda x: x[1])
+        extra = len(p.hand) - limit
+        if extra <= 0:
+            continue
+        hand = list(p.hand)
+        answer = yield from g.ask(Decision(
+            "choose", name, f"{g.name(source)}: you hold more than {limit} cards: choose {extra} to discard",
+            choices=hand, min_count=extra, max_count=extra,
+            checker=legality.selection_checker(g, hand, extra, extra, "a card in your hand", "GEN-01")))
+        for cid in answer["choose"]:
+            g.move_to_pile(cid, "discard")
+        g.log(f"{name} discards {', '.join(g.name(c) for c in answer['choose'])} down to {limit} cards in hand "
+              f"({g.name(source)})")
 
 
 def leaves_play_check(g: Game) -> Flow:

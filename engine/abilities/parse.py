@@ -522,3 +522,7 @@ ALLOWS = ListOf(Words(*ALLOWS.item.words, "claim_into_play"))
 ABILITY_KEYS["allows"] += (", [claim_into_play] (for its controller: each character his intrigue claim takes from the "
                            "defender's hand he may put into play under his control instead of its discard, Scouting "
                            "the Pass)")
+PROHIBITIONS = PROHIBITIONS + ("hand_max",)
+"""hand_max (with max: N): a player bound by it who holds more than N cards discards down to N at once, choosing
+which (Tyrion Lannister's agenda of the Five Kings Edition; ``flow.hand_limit_check``)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

@@ -662,6 +662,10 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "hand_max": f"whenever {'you hold' if who == 'you' else 'a player holds' if who == 'each_player' else 'an opponent holds'} more than "
+                        f"{p.get('max', 0)} cards in hand, {'you discard' if who == 'you' else 'that player discards'}"
+                        f" cards from {'your' if who == 'you' else 'their'} hand at once until "
+                        f"{'you hold' if who == 'you' else 'they hold'} {p.get('max', 0)}",
             "double_influence": "the printed influence of each "
                                 + r.filter(dict(p.get("card") or {}), article_="").replace("you control", "")
                                 .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
