@@ -591,6 +591,9 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
             decision.options = [{"choose": list(legal)}]
         answer = yield from g.ask(decision)
         ctx.targets = list(answer["choose"])
+    elif ab.granted:  # issue 24: the targets of the ability that enabled it (a delayed effect on "it")
+        ctx.targets = [t for x in g.state.granted if x["card"] == cid and x["ability"] == ab.index
+                       and x["player"] == owner for t in x.get("targets", ())]
     yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
     ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
     g.log(f"{g.name(cid)}'s passive ability resolves")
@@ -980,10 +983,19 @@ def challenges_phase(g: Game) -> Flow:
             if "pass" in answer:
                 break
             yield from challenge(g, name, answer)
+            if triggers.terminal_victims(g):  # MOR-09: an effect that lasted the challenge has ended
+                yield from framework_window(g, "the challenge's lasting effects end",
+                                            [Event("terminal conditions are checked", execute=_nothing)])
         yield from framework_window(g, f"{name} is finished with challenges",
                                     [Event("next player becomes active")])
     st.active_player = None
     yield from end_phase(g, "challenges")
+
+
+def _nothing(g: Game, ev: Event) -> Flow:
+    """A framework event that changes nothing: its window only checks the terminal conditions (MOR-09)."""
+    return
+    yield
 
 
 def framework_phase(g: Game, phase: str, action: str, execute) -> Flow:

@@ -784,8 +784,11 @@ def _set_destination(g, e, arg, ctx):
         "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL},
         phrase=lambda v, e, r: "enable this card's \u201conce enabled\u201d ability " + r.until(e.get("until")))
 def _enable(g, e, arg, ctx):
-    g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
-                            "until": e.get("until", "phase")})
+    entry = {"card": ctx.source, "ability": int(arg), "player": ctx.player, "until": e.get("until", "phase")}
+    cards = [t for t in ctx.targets if isinstance(t, int)]
+    if cards:  # issue 24: a granted passive without a choose of its own acts on them ("it": Sea God's Grotto)
+        entry["targets"] = cards
+    g.state.granted.append(entry)
     return True
 
 
@@ -2121,3 +2124,6 @@ REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
 REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
 REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
                                      "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
+REGISTRY["effect"]["enable"].doc += ("; a granted passive that chooses no target of its own acts on the targets of "
+                                     "the ability that enabled it (`target`: \"it\", Sea God's Grotto, Burning, Yet "
+                                     "Shivering Too)")

@@ -212,7 +212,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         items = seq if isinstance(seq, list) else [seq]
         for j, e in enumerate(items):
             _check_effect(e, w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep=""))
-            if _uses_target(e) and choose is None:
+            if _uses_target(e) and choose is None and not a.get("granted"):  # granted: the enabler's targets
                 raise w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep="").error(
                     "the effect acts on 'target', but the ability chooses none", "add 'choose: FILTER'")
         seqs.append(tuple(items))
