@@ -916,6 +916,13 @@ class Game:
                 if c.zone == "in_play" and c.controller == e.value and c.controller != c.owner:
                     self.set_controller(e.target, c.owner)
                     self.log(f"{c.owner} takes control of {self.name(e.target)} back")
+            if e.until == until and e.stat == "plot_swap":  # issue 24: Lady Stoneheart's exchange ends
+                first, second, other = e.value
+                a, b = self.player(first), self.player(second)
+                if b.revealed_plot == e.target and a.revealed_plot == other:
+                    a.revealed_plot, b.revealed_plot = e.target, other
+                    self.card(e.target).controller, self.card(other).controller = first, second
+                    self.log(f"{first} and {second} take their own revealed plots back")
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
         self.state.reducers = [r for r in self.state.reducers if r["until"] != until]
