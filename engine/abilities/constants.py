@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, immune_to, immunities_to, matches
+from engine.abilities.filters import candidates, house_and_plot_cards, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MODIFY_STATS, MORIBUND, PHASE,
                                    PILES, POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
@@ -721,20 +721,7 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(_house_and_plot_cards(g, spec, ctx))
-
-
-def _house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
-    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
-    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
-    the filters walk."""
-    want = spec.get("type")
-    types = {want} if isinstance(want, str) else set(want or ())
-    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
-        return []
-    found = [c for p in g.state.players if not p.eliminated
-             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
-    return [c for c in found if matches(g, c, dict(spec), ctx)]
+    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(house_and_plot_cards(g, spec, ctx))
 
 
 def defined_x(g: Game, player: str, cid: int) -> int | None:
