@@ -131,7 +131,9 @@ def player_window(g: Game, initiator: str, action: Event) -> Flow:
 
 def after_step_six(g: Game) -> Flow:
     """Cards that left play in step 6 may make a ``leaves_play`` condition hold (a moribund card is
-    still in play until then, MOR-02): those cards are discarded now and leave at once."""
+    still in play until then, MOR-02): those cards are discarded now and leave at once. Cards returned to a
+    hand in step 6 may break a hand limit (Tyrion Lannister's agenda): checked first."""
+    yield from hand_limit_check(g)
     for _ in range(len(g.state.cards)):
         victims = triggers.leaves_play_victims(g)
         if not victims:
@@ -409,6 +411,39 @@ def terminal_check(g: Game) -> Flow:
     step, but a save that does not also end the condition does not save it."""
     yield from _removed_by_own_condition(g, triggers.terminal_victims, triggers.terminal_holds, "kill")
     yield from leaves_play_check(g)
+    yield from hand_limit_check(g)
+
+
+def hand_limit_check(g: Game) -> Flow:
+    """Issue 24 (Tyrion Lannister's agenda, ``prohibit: {what: hand_max, max: N}``): a player bound by it who holds
+    more than N cards discards at once, choosing which, until he holds N (the lowest N when several bind him)."""
+    known = g.__dict__.get("_hand_max_cards")
+    if known is None:  # read once per game: most pools have no such card
+        known = g.__dict__["_hand_max_cards"] = any(
+            isinstance(a, dict) and (a.get("prohibit") or {}).get("what") == "hand_max"
+            for d in g.pool.values() for a in d.abilities)
+    if not known:
+        return
+    for name in g.state.clockwise_from(g.first_player):
+        p = g.player(name)
+        if p.eliminated or not p.hand:
+            continue
+        limits = [(cid, int(r.get("max", 0))) for cid, r in triggers.prohibitions(g, name, "hand_max")]
+        if not limits:
+            continue
+        source, limit = min(limits, key=lambda x: x[1])
+        extra = len(p.hand) - limit
+        if extra <= 0:
+            continue
+        hand = list(p.hand)
+        answer = yield from g.ask(Decision(
+            "choose", name, f"{g.name(source)}: you hold more than {limit} cards: choose {extra} to discard",
+            choices=hand, min_count=extra, max_count=extra,
+            checker=legality.selection_checker(g, hand, extra, extra, "a card in your hand", "GEN-01")))
+        for cid in answer["choose"]:
+            g.move_to_pile(cid, "discard")
+        g.log(f"{name} discards {', '.join(g.name(c) for c in answer['choose'])} down to {limit} cards in hand "
+              f"({g.name(source)})")
 
 
 def leaves_play_check(g: Game) -> Flow:
@@ -557,6 +592,9 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
             decision.options = [{"choose": list(legal)}]
         answer = yield from g.ask(decision)
         ctx.targets = list(answer["choose"])
+    elif ab.granted:  # issue 24: the targets of the ability that enabled it (a delayed effect on "it")
+        ctx.targets = [t for x in g.state.granted if x["card"] == cid and x["ability"] == ab.index
+                       and x["player"] == owner for t in x.get("targets", ())]
     yield from triggers.prepare_flow(g, ab.effect, ctx)  # choices made in step 1 (core-b)
     ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
     g.log(f"{g.name(cid)}'s passive ability resolves")
@@ -949,10 +987,19 @@ def challenges_phase(g: Game) -> Flow:
             if "pass" in answer:
                 break
             yield from challenge(g, name, answer)
+            if triggers.terminal_victims(g):  # MOR-09: an effect that lasted the challenge has ended
+                yield from framework_window(g, "the challenge's lasting effects end",
+                                            [Event("terminal conditions are checked", execute=_nothing)])
         yield from framework_window(g, f"{name} is finished with challenges",
                                     [Event("next player becomes active")])
     st.active_player = None
     yield from end_phase(g, "challenges")
+
+
+def _nothing(g: Game, ev: Event) -> Flow:
+    """A framework event that changes nothing: its window only checks the terminal conditions (MOR-09)."""
+    return
+    yield
 
 
 def framework_phase(g: Game, phase: str, action: str, execute) -> Flow:
@@ -1141,6 +1188,27 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
             g.expire("challenge")
 
 
+def claim_into_play(g: Game, ch: Challenge, picks: list[int]) -> Flow:
+    """Issue 24 (Scouting the Pass, ``allows: [claim_into_play]``): the winner may put into play under his
+    control, instead of their discard, the characters his intrigue claim takes from the defender's hand
+    (uniqueness still applies, C-08). Returns the cards put into play."""
+    if not triggers.allowed_for(g, ch.attacker, "claim_into_play"):
+        return []
+    chars = [c for c in picks if g.defn(c).type == "character" and legality.unique_problem(g, ch.attacker, c) is None]
+    if not chars:
+        return []
+    answer = yield from g.ask(Decision(
+        "choose", ch.attacker, "intrigue claim: choose the characters you put into play under your control "
+        "instead of their discard", choices=chars, min_count=0, max_count=len(chars),
+        checker=legality.selection_checker(g, chars, 0, len(chars), "a character the claim discards", "CHL-16")))
+    chosen = list(answer["choose"])
+    for c in chosen:
+        g.put_in_play(c, ch.attacker)
+        g.log(f"{ch.attacker} puts {ch.defender}'s {g.name(c)} into play instead of its discard (intrigue claim)")
+        g.state.window.gates.append({"event": "entered_play", "card": c, "player": ch.attacker, "from": "hand"})
+    return chosen
+
+
 def resolution(g: Game, ch: Challenge) -> Flow:
     """The four framework events of challenge resolution, then Deadly as a passive (CHL-11, C-12)."""
 
@@ -1208,10 +1276,12 @@ def resolution(g: Game, ch: Challenge) -> Flow:
                     dead_pile_gate(g, c)
         elif ch.type == "intrigue" and claim > 0:  # CHL-16: at random
             picks = g.state.rng.sample(d.hand, min(claim, len(d.hand)))
+            saved = yield from claim_into_play(g, ch, picks)  # issue 24: Scouting the Pass
             for c in picks:
-                g.move_to_pile(c, "discard")
-            g.log(f"{ch.defender} discards {', '.join(g.name(c) for c in picks) or 'nothing'} at random "
-                  f"for intrigue claim")
+                if c not in saved:
+                    g.move_to_pile(c, "discard")
+            g.log(f"{ch.defender} discards {', '.join(g.name(c) for c in picks if c not in saved) or 'nothing'} "
+                  f"at random for intrigue claim")
         elif ch.type == "power" and claim > 0:  # CHL-17: moved from the House card only
             amount = min(claim, g.house_power(ch.defender))
             g.card(d.house_card).power -= amount

@@ -449,7 +449,10 @@ class Game:
         """A card's income, initiative or influence icon (0 when its text box is blank)."""
         if self.card(card_id).facedown or self._blank_now(card_id):
             return 0
-        return getattr(self.defn(card_id), what)
+        value = getattr(self.defn(card_id), what)
+        if what == "influence" and value > 0:  # issue 24: Taxed at Swordpoint doubles printed influence
+            value *= triggers.influence_factor(self, card_id)
+        return value
 
     def _blank_now(self, card_id: int) -> bool:
         """``is_blank``, read from the structure when it decides every card's text
@@ -919,6 +922,13 @@ class Game:
                 if c.zone == "in_play" and c.controller == e.value and c.controller != c.owner:
                     self.set_controller(e.target, c.owner)
                     self.log(f"{c.owner} takes control of {self.name(e.target)} back")
+            if e.until == until and e.stat == "plot_swap":  # issue 24: Lady Stoneheart's exchange ends
+                first, second, other = e.value
+                a, b = self.player(first), self.player(second)
+                if b.revealed_plot == e.target and a.revealed_plot == other:
+                    a.revealed_plot, b.revealed_plot = e.target, other
+                    self.card(e.target).controller, self.card(other).controller = first, second
+                    self.log(f"{first} and {second} take their own revealed plots back")
         self.state.effects = [e for e in self.state.effects if e.until != until]
         self.state.granted = [x for x in self.state.granted if x["until"] != until]
         self.state.reducers = [r for r in self.state.reducers if r["until"] != until]

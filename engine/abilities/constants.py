@@ -74,6 +74,16 @@ def extra_initiative(g: Game, player: str) -> int:
     return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_initiative"))
 
 
+def influence_factor(g: Game, cid: int) -> int:
+    """Issue 24 (Taxed at Swordpoint): how many times a card's printed influence counts, 2 for each ``prohibit:
+    {what: double_influence, player: you, card: FILTER}`` in play for its controller whose ``card`` it matches."""
+    n = 1
+    for src, p in prohibitions(g, g.state.cards[cid].controller, "double_influence"):
+        if matches(g, cid, dict(p.get("card") or {}), Ctx(src, g.state.cards[src].controller, None)):
+            n *= 2
+    return n
+
+
 def _max_of(g: Game, cid: int, p: dict) -> int:
     """A restriction's ``max`` (the N of "N more"), times the count of its ``for_each`` when it has one, read
     now as its card's controller's (issue 24: Bitterbridge Tourney Grounds, "for each Power Struggle plot in your

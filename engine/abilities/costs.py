@@ -502,6 +502,29 @@ cost("power", _COUNTED, "discard 1 power from each of that many cards you contro
      "chosen as the cost is paid", pay=_no_pay,
      phrase=lambda v, r: "discard 1 power from " + r.counted({"controller": "you", **v},
                                                             exactly=v.get("count", 1)))(_check_chosen("power"))
+
+
+# --- issue 24 (CCG Five Kings Edition, part 6): Lady Stoneheart ---
+
+def _hand_to_discard(g: Game, player: str, cid: int) -> list[int]:
+    return [c for c in g.player(player).hand if c != cid]
+
+
+def _check_discard_hand(g, player, cid, ab, ctx, value):
+    if not _hand_to_discard(g, player, cid):
+        return f"{g.name(cid)}: {player} has no card in hand to discard for its cost (COS-06)"
+    return None
+
+
+def _pay_discard_hand(g, player, cid, ab, value):
+    cards = _hand_to_discard(g, player, cid)
+    for c in cards:
+        g.move_to_pile(c, "discard")
+    g.log(f"{player} discards the hand ({', '.join(g.name(c) for c in cards)}) to pay for {g.name(cid)}")
+
+
+cost("discard_hand", TrueOnly(), "discard your whole hand, which must hold at least 1 card (Lady Stoneheart)",
+     pay=_pay_discard_hand, phrase=lambda v, r: "discard your hand (at least 1 card)")(_check_discard_hand)
 cost("discard_in_hand", _COUNTED, "discard from your hand cards that match (default 1), chosen as the cost is "
      "paid (Ser Mandon Moore: `{type: attachment}`)", pay=_no_pay,
      phrase=lambda v, r: "discard " + r.counted(v, exactly=v.get("count", 1)) + " from your hand")(

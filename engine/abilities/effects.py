@@ -804,8 +804,11 @@ def _set_destination(g, e, arg, ctx):
         "usable by you until then, wherever the card is (EFF-04; Spinning Slash's \"if you win the challenge, ...\")", keys={"until": UNTIL},
         phrase=lambda v, e, r: "enable this card's \u201conce enabled\u201d ability " + r.until(e.get("until")))
 def _enable(g, e, arg, ctx):
-    g.state.granted.append({"card": ctx.source, "ability": int(arg), "player": ctx.player,
-                            "until": e.get("until", "phase")})
+    entry = {"card": ctx.source, "ability": int(arg), "player": ctx.player, "until": e.get("until", "phase")}
+    cards = [t for t in ctx.targets if isinstance(t, int)]
+    if cards:  # issue 24: a granted passive without a choose of its own acts on them ("it": Sea God's Grotto)
+        entry["targets"] = cards
+    g.state.granted.append(entry)
     return True
 
 
@@ -2145,6 +2148,31 @@ REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
 REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
 REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
                                      "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
+REGISTRY["effect"]["enable"].doc += ("; a granted passive that chooses no target of its own acts on the targets of "
+                                     "the ability that enabled it (`target`: \"it\", Sea God's Grotto, Burning, Yet "
+                                     "Shivering Too)")
+
+
+@effect("switch_revealed_plots", Words("target", "opponent"), "until then (default the phase) you and the player "
+        "(the chosen player, or your opponent) exchange revealed plots: each has and controls the other's as his "
+        "own revealed plot; as it ends they go back, if both are still revealed (Lady Stoneheart)",
+        keys={"until": UNTIL},
+        phrase=lambda v, e, r: (f"{r.until(e.get('until'))}, exchange your revealed plot with "
+                                f"{r.poss(v)}"))
+def _switch_revealed_plots(g, e, arg, ctx):
+    other = next((w for w in select(g, arg, ctx) if isinstance(w, str) and w != ctx.player), None)
+    if other is None:
+        return False
+    me, him = g.player(ctx.player), g.player(other)
+    a, b = me.revealed_plot, him.revealed_plot
+    if a is None or b is None:
+        return False
+    me.revealed_plot, him.revealed_plot = b, a
+    g.card(a).controller, g.card(b).controller = other, ctx.player
+    g.state.effects.append(Effect(a, "plot_swap", [ctx.player, other, b], e.get("until", "phase"), ctx.source))
+    g.log(f"{ctx.player} and {other} exchange revealed plots: {ctx.player} has {g.name(b)}, {other} has "
+          f"{g.name(a)} ({g.name(ctx.source)})")
+    return True
 # --- issue 24 (Five Kings Edition, fk5) ---
 
 @effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "

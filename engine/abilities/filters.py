@@ -627,6 +627,19 @@ def _cost_max_participants(g, cid, want, ctx):
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
 
 
+# --- issue 24 (CCG Five Kings Edition, part 6) ---
+
+@filter_key("nearest_top", FilterSchema(form="FILTER"), "in a pile (`from:`), the card nearest the top of its "
+            "owner's pile among those that match the filter (Sea God's Grotto: \"the character closest to the top of "
+            "an opponent's discard pile\")",
+            phrase=lambda v, r: r.post("nearest the top of its pile"))
+def _nearest_top(g, cid, want, ctx):
+    c = g.card(cid)
+    if c.zone not in ("discard", "dead", "deck", "hand", "used_plots", "plot_deck"):
+        return False
+    pile = g.player(c.owner).pile(c.zone)
+    order = pile if c.zone == "deck" else reversed(pile)  # the deck lists its top first, the other piles last
+    return next((x for x in order if matches(g, x, dict(want), ctx)), None) == cid
 # --- issue 24 (A Song of Night, part 2) ---
 
 @filter_key("printed_strength_max", Int(minimum=None), "printed STR N or less (the card's own, whatever changes its "

@@ -212,7 +212,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
         items = seq if isinstance(seq, list) else [seq]
         for j, e in enumerate(items):
             _check_effect(e, w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep=""))
-            if _uses_target(e) and choose is None:
+            if _uses_target(e) and choose is None and not a.get("granted"):  # granted: the enabler's targets
                 raise w.at(f"[{j + 1}]", seq if isinstance(seq, list) else None, j, sep="").error(
                     "the effect acts on 'target', but the ability chooses none", "add 'choose: FILTER'")
         seqs.append(tuple(items))
@@ -515,6 +515,19 @@ those types without the icon (they do not gain it: The Night's Watch agenda)."""
 PROHIBIT.keys["for_each"] = FOR_EACH
 """for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
 (Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""
+PROHIBITIONS = PROHIBITIONS + ("double_influence",)
+"""double_influence (with card: FILTER): the printed influence of each card the player controls that matches
+``card`` counts twice (Taxed at Swordpoint: Kingdom locations)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["card"] = FilterSchema()
+ALLOWS = ListOf(Words(*ALLOWS.item.words, "claim_into_play"))
+ABILITY_KEYS["allows"] += (", [claim_into_play] (for its controller: each character his intrigue claim takes from the "
+                           "defender's hand he may put into play under his control instead of its discard, Scouting "
+                           "the Pass)")
+PROHIBITIONS = PROHIBITIONS + ("hand_max",)
+"""hand_max (with max: N): a player bound by it who holds more than N cards discards down to N at once, choosing
+which (Tyrion Lannister's agenda of the Five Kings Edition; ``flow.hand_limit_check``)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
 """not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
 lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""

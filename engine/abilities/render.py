@@ -677,6 +677,14 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "hand_max": f"whenever {'you hold' if who == 'you' else 'a player holds' if who == 'each_player' else 'an opponent holds'} more than "
+                        f"{p.get('max', 0)} cards in hand, {'you discard' if who == 'you' else 'that player discards'}"
+                        f" cards from {'your' if who == 'you' else 'their'} hand at once until "
+                        f"{'you hold' if who == 'you' else 'they hold'} {p.get('max', 0)}",
+            "double_influence": "the printed influence of each "
+                                + r.filter(dict(p.get("card") or {}), article_="").replace("you control", "")
+                                .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
+                                " is doubled",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
         if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
             out[-1] += r.for_each(p["for_each"])
@@ -735,6 +743,9 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("you may marshal 1 additional Limited location this round")
     if "extra_limited" in allows:
         out.append("you may play 1 additional Limited card each round")
+    if "claim_into_play" in allows:  # issue 24: Scouting the Pass
+        out.append("each character your intrigue claim would discard from an opponent's hand may be put into play "
+                   "under your control instead")
     rules = a.get("deck")
     if isinstance(rules, dict):  # an agenda's deck-building rules
         if rules.get("no_neutral"):
