@@ -1035,9 +1035,14 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
             if not found or g.attach_problem(cid, found[0], ctx.player):
                 continue
             host = found[0]
+        came_from = g.card(cid).zone
         g.attach(cid, host, ctx.player)
         g.card(cid).moribund = None
         g.log(f"{ctx.player} attaches {g.name(cid)} to {g.name(host)} ({g.name(ctx.source)})")
+        if came_from in ("hand", "deck", "discard", "dead") and g.state.window is not None:
+            # issue 24 (Rusted Sword): attached from a pile, it enters play (Flayer of Men answers it)
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": ctx.player,
+                                         "from": came_from})
         done = True
     return done
 
