@@ -262,3 +262,16 @@ def _would_discard(g, want, ctx):
     if ev is None or (getattr(ev, "data", None) or {}).get("removal") != "discard":
         return False
     return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())
+
+
+# --- issue 24 (A House of Thorns) ---
+
+@condition("gate_plot_above", Words("initiative", "income"), "the plot of the gate (a plot just revealed) has a higher "
+           "printed initiative (income) than your revealed plot (Belated Messenger, Oldtown Apprentice)",
+           phrase=lambda v, r: f"that plot has a higher printed {v} than yours")
+def _gate_plot_above(g, want, ctx):
+    plot = (ctx.gate or {}).get("card")
+    mine = g.player(ctx.player).revealed_plot
+    if not isinstance(plot, int) or mine is None or g.card_type(plot) != "plot":
+        return False
+    return (getattr(g.defn(plot), want) or 0) > (getattr(g.defn(mine), want) or 0)

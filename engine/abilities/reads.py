@@ -48,7 +48,7 @@ WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
-    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
+    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours", "gate_plot_above")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},

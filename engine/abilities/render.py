@@ -265,7 +265,9 @@ class Render:
         who = e.get("player", "you")
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate",
-                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda"}[e.get("to", "hand")]
+                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda",
+                "attach": "attach it to " + ("this card" if e.get("attach_to", "self") == "self"
+                                             else self.filter(e["attach_to"])) + ", if possible"}[e.get("to", "hand")]
         found = self.filter(v, bare=True) + (f" that may become {self.their(who)} agenda" if e.get("to") == "agenda"
                                              else "")
         n = e.get("count")
