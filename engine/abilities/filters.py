@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser", "any")
-"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile")."""
+WHO = Words("you", "opponent", "loser", "winner", "any")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``winner``:
+the player who won it (issue 24: Reckless); ``any``: every player (with ``from:``, every player's pile: "any
+player's discard pile")."""
 
 
 def _listed(want) -> list:
@@ -78,21 +79,26 @@ def _unique(g, cid, want, ctx):
 def _who(g, who, want, ctx):
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
+    if want == "winner":
+        ch = g.state.challenge
+        return ch is not None and ch.winner is not None and who == ch.winner
     return not (want == "loser" and who != challenge_loser(g))
 
 
-@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile)",
+@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost (won) the current or "
+                               "last challenge / by anyone (with `from:`, in every player's pile)",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": ""}[v]))
+                                        "loser": "the losing player controls", "winner": "the winning player controls",
+                                        "any": ""}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
-                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser (winner) of the current or last challenge "
+                          "/ by anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns", "any": ""}[v]))
+                                        "loser": "the losing player owns", "winner": "the winning player owns",
+                                        "any": ""}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
@@ -605,3 +611,18 @@ def _cost_max_participants(g, cid, want, ctx):
     if ch is None or ch.ended or g.defn(cid).cost is None:
         return False
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
+
+
+# --- issue 24 (A House of Thorns) ---
+
+@filter_key("printed_trait", OneOrList(Text("TRAIT")), "has the trait (any of a list) printed on it; a gained trait "
+            "does not count (Margaery Tyrell)",
+            phrase=lambda v, r: r.post("with the printed trait " + " or ".join([v] if isinstance(v, str) else v)))
+def _printed_trait(g, cid, want, ctx):
+    return any(t in g.defn(cid).traits for t in _listed(want))
+
+
+@filter_key("houses_min", Int(minimum=1), "has the crests of N or more Houses (a card of several Houses)",
+            phrase=lambda v, r: r.post(f"of {v} or more Houses"))
+def _houses_min(g, cid, want, ctx):
+    return len(g.defn(cid).house) >= int(want)
