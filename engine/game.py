@@ -945,7 +945,12 @@ class Game:
         """The card's STR does not count in the challenge (``not_counted``: a lasting effect, or a constant's
         ``modify``, issue 24: In Eddard's Name)."""
         return (bool(effects_on(self.__dict__, self.state, card_id, "uncounted"))
-                or any(m.get("not_counted") for m in self._constants(card_id)))
+                or any(m.get("not_counted") is True for m in self._constants(card_id)))
+
+    def uncounted_in_dominance(self, card_id: int) -> bool:
+        """Issue 24 (Left, Right): a constant's ``not_counted: dominance``: the card's STR does not count for
+        dominance (DOM-01)."""
+        return any(m.get("not_counted") == "dominance" for m in self._constants(card_id))
 
 
     # --- core-d additions ---

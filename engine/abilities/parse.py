@@ -510,7 +510,7 @@ CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigu
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
 
 # --- issue 24 (A House of Thorns): the Oaths, Banner of the Rose ---
-CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
+CONSTANT_MODIFY.keys["not_counted"] = Either(TrueOnly(), Words("dominance"), form="true | dominance")
 """not_counted: true: while the constant applies, the targets' STR does not count towards their side's total in a
 challenge (CHL-12), like the lasting ``not_counted`` effect (In Eddard's Name: the defenders of two Houses while its
-character attacks)."""
+character attacks); ``dominance``: it does not count towards their player's total for dominance (DOM-01: Left)."""

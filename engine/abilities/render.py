@@ -582,7 +582,7 @@ class Render:
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
         if m.get("not_counted"):
             parts.append(f"{'do' if subject_plural else 'does'} not count {'their' if subject_plural else 'its'} "
-                         "STR in the challenge")
+                         + ("STR for dominance" if m["not_counted"] == "dominance" else "STR in the challenge"))
         if isinstance(m.get("terminal"), dict):
             said = self.predicate(m["terminal"])
             if subject_plural:
