@@ -590,7 +590,7 @@ class Game:
         c = self.card(cid)
         if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
             self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
-        from_hand = c.zone == "hand"
+        came_from = c.zone
         self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
@@ -606,8 +606,11 @@ class Game:
         c.x = 0
         c.tokens = {}
         c.note = ""
-        if from_hand and zone == "discard" and self.state.window is not None:  # issue 24: Pirate of Pyke
-            self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
+        if zone == "discard" and came_from in ("hand", "deck") and self.state.window is not None:
+            if came_from == "hand":  # issue 24: Pirate of Pyke
+                self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
+            else:  # issue 24: Roseroad Watchmen
+                self.state.window.gates.append({"event": "discarded_from_deck", "card": cid, "player": c.owner})
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)

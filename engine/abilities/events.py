@@ -170,7 +170,16 @@ event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealt
 
 
 # --- issue 24 (A House of Thorns) ---
+def _discarded_from(w: dict, r, pile: str) -> str:
+    card = w.get("card")
+    what = "this card" if card == "self" else r.filter(dict(card)) if isinstance(card, dict) else "a card"
+    whose = {"you": "your", "opponent": "an opponent's"}.get(w.get("player"), "a player's")
+    return f"after {what} is discarded from {whose} {pile}"
+
+
 event("discarded_from_hand", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's hand, by any "
       "effect, cost or claim (card, the hand's owner); opened once per card", opened_by=("engine/game.py",),
-      phrase=lambda w, r: "after a card is discarded from " + {"you": "your", "opponent": "an opponent's"}.get(
-          w.get("player"), "a player's") + " hand")
+      phrase=lambda w, r: _discarded_from(w, r, "hand"))
+event("discarded_from_deck", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's deck, by any "
+      "effect (card, the deck's owner); opened once per card", opened_by=("engine/game.py",),
+      phrase=lambda w, r: _discarded_from(w, r, "deck"))
