@@ -514,3 +514,6 @@ CONSTANT_MODIFY.keys["not_counted"] = Either(TrueOnly(), Words("dominance"), for
 """not_counted: true: while the constant applies, the targets' STR does not count towards their side's total in a
 challenge (CHL-12), like the lasting ``not_counted`` effect (In Eddard's Name: the defenders of two Houses while its
 character attacks); ``dominance``: it does not count towards their player's total for dominance (DOM-01: Left)."""
+PROHIBIT.keys["max"] = Int(minimum=None)
+"""``max`` may be negative where the restriction adds it (``extra_power_to_win: -1``: the player needs 1 less power
+to win, Willas Tyrell)."""

@@ -650,8 +650,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "trigger_abilities": f"{r.cards(who)} cannot trigger card abilities",
             "draw_phase": f"{r.cards(who)} cannot draw cards in the draw phase",
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
-            "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
-                                  "to win the game",
+            "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {abs(p.get('max', 0))} "
+                                  f"{'less' if p.get('max', 0) < 0 else 'more'} power to win the game",
             "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
                                "challenges",
             "extra_income": f"{r.poss(who)} total income is {p.get('max', 0)} higher",
