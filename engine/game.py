@@ -402,6 +402,9 @@ class Game:
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
             mods += sum(keep(int(m.get("strength_per_attachment", 0)) * n) for m in constants)
+        if any("strength_per_power" in m for m in constants):  # issue 24: Stannis Baratheon (ITE Legacy)
+            n = self.card(card_id).power
+            mods += sum(keep(int(m.get("strength_per_power", 0)) * n) for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
@@ -946,14 +949,16 @@ class Game:
     # --- core-c additions ---
     def uncounted(self, card_id: int) -> bool:
         """The card's STR does not count in the challenge (``not_counted``: a lasting effect, or a constant's
-        ``modify``, issue 24: In Eddard's Name)."""
-        return (bool(effects_on(self.__dict__, self.state, card_id, "uncounted"))
-                or any(m.get("not_counted") is True for m in self._constants(card_id)))
+        ``modify``, issue 24: In Eddard's Name, the Stalwart cycle)."""
+        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted")) or (
+            triggers.constants_modify(self, "not_counted")
+            and any(m.get("not_counted") is True for m in self._constants(card_id)))
 
     def uncounted_in_dominance(self, card_id: int) -> bool:
         """Issue 24 (Left, Right): a constant's ``not_counted: dominance``: the card's STR does not count for
         dominance (DOM-01)."""
-        return any(m.get("not_counted") == "dominance" for m in self._constants(card_id))
+        return triggers.constants_modify(self, "not_counted") and any(
+            m.get("not_counted") == "dominance" for m in self._constants(card_id))
 
 
     # --- core-d additions ---

@@ -183,3 +183,8 @@ event("discarded_from_hand", {"card": CARD, "player": PLAYER}, "a card is discar
 event("discarded_from_deck", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's deck, by any "
       "effect (card, the deck's owner); opened once per card", opened_by=("engine/game.py",),
       phrase=lambda w, r: _discarded_from(w, r, "deck"))
+# --- issue 24 (Five Kings Edition, fk5) ---
+event("control_taken", {"card": CARD, "player": PLAYER}, "a player takes control of a card in play from another "
+      "player, by an effect or a controlling attachment (card; player: who takes it)", opened_by=(EFFECTS, FLOW),
+      phrase=lambda w, r: f"after {r.event_player(w, 'take')} control of "
+                          f"{r.event_card({k: v for k, v in w.items() if k != 'player'})}")
