@@ -1013,7 +1013,8 @@ def framework_phase(g: Game, phase: str, action: str, execute) -> Flow:
 
 def reward_dominance(g: Game, ev: Event) -> Flow:
     names = g.state.clockwise_from(g.first_player)
-    totals = {n: sum(g.strength(c) for c in g.characters(n, standing=True)) for n in names}
+    totals = {n: sum(g.strength(c) for c in g.characters(n, standing=True) if not g.uncounted_in_dominance(c))
+              for n in names}  # issue 24: Left, Right (not_counted: dominance)
     best = max(totals.values())
     leaders = [n for n in names if totals[n] == best]
     shown = ", ".join(f"{n} {t}" for n, t in totals.items())
@@ -1237,7 +1238,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,
                                          "as": role, "margin": abs(atk - dfn)})
             g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
-                                         "as": "defender" if role == "attacker" else "attacker"})
+                                         "as": "defender" if role == "attacker" else "attacker",
+                                         "margin": abs(atk - dfn)})
         return
         yield
 

@@ -596,7 +596,7 @@ class Game:
         c = self.card(cid)
         if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
             self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
-        from_hand = c.zone == "hand"
+        came_from = c.zone
         self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
@@ -612,8 +612,11 @@ class Game:
         c.x = 0
         c.tokens = {}
         c.note = ""
-        if from_hand and zone == "discard" and self.state.window is not None:  # issue 24: Pirate of Pyke
-            self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
+        if zone == "discard" and came_from in ("hand", "deck") and self.state.window is not None:
+            if came_from == "hand":  # issue 24: Pirate of Pyke
+                self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
+            else:  # issue 24: Roseroad Watchmen
+                self.state.window.gates.append({"event": "discarded_from_deck", "card": cid, "player": c.owner})
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)
@@ -955,10 +958,17 @@ class Game:
 
     # --- core-c additions ---
     def uncounted(self, card_id: int) -> bool:
-        """The card's STR does not count in the challenge (``not_counted``)."""
+        """The card's STR does not count in the challenge (``not_counted``: a lasting effect, or a constant's
+        ``modify``, issue 24: In Eddard's Name, the Stalwart cycle)."""
         return bool(effects_on(self.__dict__, self.state, card_id, "uncounted")) or (
-            triggers.constants_modify(self, "not_counted")  # issue 24: a constant's not_counted (Wolf Stalwart)
-            and any(m.get("not_counted") for m in self._constants(card_id)))
+            triggers.constants_modify(self, "not_counted")
+            and any(m.get("not_counted") is True for m in self._constants(card_id)))
+
+    def uncounted_in_dominance(self, card_id: int) -> bool:
+        """Issue 24 (Left, Right): a constant's ``not_counted: dominance``: the card's STR does not count for
+        dominance (DOM-01)."""
+        return triggers.constants_modify(self, "not_counted") and any(
+            m.get("not_counted") == "dominance" for m in self._constants(card_id))
 
 
     # --- core-d additions ---

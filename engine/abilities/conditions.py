@@ -315,3 +315,16 @@ def _house_power(g, want, ctx):
                  and (who == "any" or p.name != ctx.player)]
     low, high = want.get("min", 0), want.get("max")
     return any(low <= g.house_power(n) and (high is None or g.house_power(n) <= high) for n in names)
+
+
+# --- issue 24 (A House of Thorns) ---
+
+@condition("gate_plot_above", Words("initiative", "income"), "the plot of the gate (a plot just revealed) has a higher "
+           "printed initiative (income) than your revealed plot (Belated Messenger, Oldtown Apprentice)",
+           phrase=lambda v, r: f"that plot has a higher printed {v} than yours")
+def _gate_plot_above(g, want, ctx):
+    plot = (ctx.gate or {}).get("card")
+    mine = g.player(ctx.player).revealed_plot
+    if not isinstance(plot, int) or mine is None or g.card_type(plot) != "plot":
+        return False
+    return (getattr(g.defn(plot), want) or 0) > (getattr(g.defn(mine), want) or 0)

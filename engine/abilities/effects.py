@@ -1063,9 +1063,14 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
             if not found or g.attach_problem(cid, found[0], ctx.player):
                 continue
             host = found[0]
+        came_from = g.card(cid).zone
         g.attach(cid, host, ctx.player)
         g.card(cid).moribund = None
         g.log(f"{ctx.player} attaches {g.name(cid)} to {g.name(host)} ({g.name(ctx.source)})")
+        if came_from in ("hand", "deck", "discard", "dead") and g.state.window is not None:
+            # issue 24 (Rusted Sword): attached from a pile, it enters play (Flayer of Men answers it)
+            g.state.window.gates.append({"event": "entered_play", "card": cid, "player": ctx.player,
+                                         "from": came_from})
         done = True
     return done
 
@@ -1657,7 +1662,57 @@ REGISTRY["effect"]["search_pick"].doc += ("; `count: N | self_strength | any`: N
                                           "included), `up_to: true`: up to N")
 
 
+def _search_attach(g: Game, e: dict, arg: Any, ctx: Ctx):
+    """Issue 24 (Karhold Master at Arms, Scouring the Vaults): ``to: attach``: the card found is attached, if
+    possible, to this card (``attach_to: self``) or to a card in play that matches ``attach_to``, which the
+    player chooses; only a card that some such host can take is found (ATT-01)."""
+    f = dict(arg) if isinstance(arg, dict) else {}
+    where = e.get("attach_to", "self")
+
+    def hosts(cid: int) -> list:
+        if where == "self":
+            cands = [ctx.source] if g.card(ctx.source).zone == "in_play" else []
+        else:
+            cands = candidates(g, dict(where), ctx)
+        return [h for h in cands if h != cid and not g.attach_problem(cid, h, ctx.player)]
+
+    found = [c for c in g.player(ctx.player).deck if matches(g, c, f, ctx) and hosts(c)]
+    pick = None
+    if found:
+        d = _choice(g, ctx.player, f"{g.name(ctx.source)}: choose the attachment your search finds", found, 1, 1,
+                    "a matching attachment of your deck")
+        pick = (yield from g.ask(d))["choose"][0]
+        places = hosts(pick)
+        d = _choice(g, ctx.player, f"{g.name(ctx.source)}: choose where {g.name(pick)} is attached", places, 1, 1,
+                    "a card it can be attached to")
+        host = (yield from g.ask(d))["choose"][0]
+        g.attach(pick, host, ctx.player)
+        g.log(f"{ctx.player} searches the deck and attaches {g.name(pick)} to {g.name(host)} ({g.name(ctx.source)})")
+        _gate(g, "revealed", pick, ctx.player)
+        if g.state.window is not None:
+            g.state.window.gates.append({"event": "entered_play", "card": pick, "player": ctx.player,
+                                         "from": "deck"})
+    else:
+        g.log(f"{ctx.player} searches the deck and finds nothing to attach ({g.name(ctx.source)})")
+    g.shuffle_deck(ctx.player)  # ZON-16
+    return pick is not None
+
+
+REGISTRY["effect"]["search_pick"].keys["to"] = Words("hand", "play", "duplicate", "agenda", "attach")
+REGISTRY["effect"]["search_pick"].keys["attach_to"] = Either(Words("self"), FilterSchema(), form="self | FILTER")
+REGISTRY["effect"]["search_pick"].doc += ("; `to: attach`: the attachment found is attached, if possible, to this card "
+                                          "(`attach_to: self`, the default) or to a card in play that matches "
+                                          "`attach_to: FILTER`, of the player's choice; only an attachment some such "
+                                          "host can take is found (ATT-01)")
+
+
+REGISTRY["effect"]["attach"].doc += ("; a card attached from a pile (hand, deck, discard or dead pile) enters play: "
+                                     "an `entered_play` gate opens for it (Rusted Sword)")
+
+
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):
+    if e.get("to") == "attach":
+        return (yield from _search_attach(g, e, arg, ctx))
     if e.get("to") != "duplicate":
         before = {who: set(g.player(who).hand) for who in select(g, e.get("player", "you"), ctx)}
         ok = yield from _search_pick(g, e, arg, ctx)

@@ -57,8 +57,8 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
-event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
-      "loser, type, as attacker or defender)", opened_by=(FLOW,),
+event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(minimum=1)}, "a challenge's loser "
+      "is determined (the loser, type, as attacker or defender; `by_min: N`: lost by N or more STR)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
 event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
       "anybody won it (type, the attacker): its winner, claim, unopposed power, Renown and Deadly are done",
@@ -170,10 +170,19 @@ event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealt
 
 
 # --- issue 24 (A House of Thorns) ---
+def _discarded_from(w: dict, r, pile: str) -> str:
+    card = w.get("card")
+    what = "this card" if card == "self" else r.filter(dict(card)) if isinstance(card, dict) else "a card"
+    whose = {"you": "your", "opponent": "an opponent's"}.get(w.get("player"), "a player's")
+    return f"after {what} is discarded from {whose} {pile}"
+
+
 event("discarded_from_hand", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's hand, by any "
       "effect, cost or claim (card, the hand's owner); opened once per card", opened_by=("engine/game.py",),
-      phrase=lambda w, r: "after a card is discarded from " + {"you": "your", "opponent": "an opponent's"}.get(
-          w.get("player"), "a player's") + " hand")
+      phrase=lambda w, r: _discarded_from(w, r, "hand"))
+event("discarded_from_deck", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's deck, by any "
+      "effect (card, the deck's owner); opened once per card", opened_by=("engine/game.py",),
+      phrase=lambda w, r: _discarded_from(w, r, "deck"))
 # --- issue 24 (Five Kings Edition, fk5) ---
 event("control_taken", {"card": CARD, "player": PLAYER}, "a player takes control of a card in play from another "
       "player, by an effect or a controlling attachment (card; player: who takes it)", opened_by=(EFFECTS, FLOW),

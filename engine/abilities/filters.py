@@ -19,10 +19,11 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser", "any", "gate_player")
-"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of
-the gate that triggered the ability ("a card he controls": Punishment of Thieves)."""
+WHO = Words("you", "opponent", "loser", "winner", "any", "gate_player")
+"""``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``winner``:
+the player who won it (issue 24: Reckless); ``any``: every player (with ``from:``, every player's pile: "any
+player's discard pile"); ``gate_player``: the player of the gate that triggered the ability ("a card he controls":
+Punishment of Thieves)."""
 
 
 def _listed(want) -> list:
@@ -81,25 +82,28 @@ def _who(g, who, want, ctx):
         return False
     if want == "gate_player":
         return who == (ctx.gate or {}).get("player")
+    if want == "winner":
+        ch = g.state.challenge
+        return ch is not None and ch.winner is not None and who == ch.winner
     return not (want == "loser" and who != challenge_loser(g))
 
 
-@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile) / by the player of the "
-                               "gate",
+@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost (won) the current or "
+                               "last challenge / by anyone (with `from:`, in every player's pile) / by the player of "
+                               "the gate",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": "",
-                                        "gate_player": "that player controls"}[v]))
+                                        "loser": "the losing player controls", "winner": "the winning player controls",
+                                        "any": "", "gate_player": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
-@filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
-                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\") / by the "
+@filter_key("owner", WHO, "owned by you / by an opponent / by the loser (winner) of the current or last challenge "
+                          "/ by anyone (with `from:`, in every player's pile: \"any player's discard pile\") / by the "
                           "player of the gate",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns", "any": "",
-                                        "gate_player": "that player owns"}[v]))
+                                        "loser": "the losing player owns", "winner": "the winning player owns",
+                                        "any": "", "gate_player": "that player owns"}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
@@ -685,3 +689,12 @@ def _printed_icon(g, cid, want, ctx):
             phrase=lambda v, r: r.post(f"of {v} or more Houses"))
 def _houses_min(g, cid, want, ctx):
     return len(g.defn(cid).house or ()) >= want
+
+
+# --- issue 24 (A House of Thorns) ---
+
+@filter_key("printed_trait", OneOrList(Text("TRAIT")), "has the trait (any of a list) printed on it; a gained trait "
+            "does not count (Margaery Tyrell)",
+            phrase=lambda v, r: r.post("with the printed trait " + " or ".join([v] if isinstance(v, str) else v)))
+def _printed_trait(g, cid, want, ctx):
+    return any(t in g.defn(cid).traits for t in _listed(want))

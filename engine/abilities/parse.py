@@ -528,10 +528,15 @@ PROHIBITIONS = PROHIBITIONS + ("hand_max",)
 """hand_max (with max: N): a player bound by it who holds more than N cards discards down to N at once, choosing
 which (Tyrion Lannister's agenda of the Five Kings Edition; ``flow.hand_limit_check``)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
-CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
-"""not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
-lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
 # --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
 CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
 """strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
 on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""
+# --- issue 24 (A House of Thorns): the Oaths, Banner of the Rose ---
+CONSTANT_MODIFY.keys["not_counted"] = Either(TrueOnly(), Words("dominance"), form="true | dominance")
+"""not_counted: true: while the constant applies, the targets' STR does not count towards their side's total in a
+challenge (CHL-12), like the lasting ``not_counted`` effect (In Eddard's Name: the defenders of two Houses while its
+character attacks); ``dominance``: it does not count towards their player's total for dominance (DOM-01: Left)."""
+PROHIBIT.keys["max"] = Int(minimum=None)
+"""``max`` may be negative where the restriction adds it (``extra_power_to_win: -1``: the player needs 1 less power
+to win, Willas Tyrell)."""

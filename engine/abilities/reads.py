@@ -31,7 +31,7 @@ FILTER_READS: dict[str, frozenset] = {
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
         "printed_strength_min", "strength_highest", "strength_lowest",
-        "printed_icon", "houses_min")},
+        "printed_icon", "houses_min", "printed_trait")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -50,7 +50,7 @@ WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
-    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
+    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours", "gate_plot_above")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},

@@ -268,7 +268,9 @@ class Render:
         who = e.get("player", "you")
         then = {"hand": f"reveal it and put it into {self.their(who)} hand", "play": "put it into play",
                 "duplicate": "attach it to this card as a duplicate",
-                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda"}[e.get("to", "hand")]
+                "agenda": f"place it on {self.their(who)} House card as {self.their(who)} agenda",
+                "attach": "attach it to " + ("this card" if e.get("attach_to", "self") == "self"
+                                             else self.filter(e["attach_to"])) + ", if possible"}[e.get("to", "hand")]
         found = self.filter(v, bare=True) + (f" that may become {self.their(who)} agenda" if e.get("to") == "agenda"
                                              else "")
         n = e.get("count")
@@ -575,8 +577,6 @@ class Render:
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
-        if m.get("not_counted"):
-            parts.append(v("do not count") + " " + ("their" if subject_plural else "its") + " STR in the challenge")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -596,6 +596,9 @@ class Render:
                                 "or"))
         if m.get("doomed"):
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
+        if m.get("not_counted"):
+            parts.append(f"{'do' if subject_plural else 'does'} not count {'their' if subject_plural else 'its'} "
+                         + ("STR for dominance" if m["not_counted"] == "dominance" else "STR in the challenge"))
         if isinstance(m.get("terminal"), dict):
             said = self.predicate(m["terminal"])
             if subject_plural:
@@ -663,8 +666,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "trigger_abilities": f"{r.cards(who)} cannot trigger card abilities",
             "draw_phase": f"{r.cards(who)} cannot draw cards in the draw phase",
             "triggered_effects": f"{r.cards(who)} cannot trigger card abilities or play events",
-            "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {p.get('max', 0)} more power "
-                                  "to win the game",
+            "extra_power_to_win": f"{r.cards(who)} need{'' if who == 'you' else 's'} {abs(p.get('max', 0))} "
+                                  f"{'less' if p.get('max', 0) < 0 else 'more'} power to win the game",
             "unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} no power for unopposed "
                                "challenges",
             "extra_income": f"{r.poss(who)} total income is {p.get('max', 0)} higher",
