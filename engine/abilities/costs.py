@@ -486,3 +486,18 @@ cost("power", _COUNTED, "discard 1 power from each of that many cards you contro
      "chosen as the cost is paid", pay=_no_pay,
      phrase=lambda v, r: "discard 1 power from " + r.counted({"controller": "you", **v},
                                                             exactly=v.get("count", 1)))(_check_chosen("power"))
+
+
+# --- issue 24 (A Song of Twilight / Winter Edition leftovers) ---
+
+def _pay_discard_hand(g, player, cid, ab, value):
+    """Every other card of the hand goes to the discard pile (an empty hand pays it too, ZON-12)."""
+    hand = [c for c in g.player(player).hand if c != cid]
+    for c in hand:
+        g.move_to_pile(c, "discard")
+    g.log(f"{player} discards {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(cid)})")
+
+
+cost("discard_hand", TrueOnly(), "discard your hand (every card in it but this one; an empty hand too, ZON-12): "
+     "Dorne Goes to War", pay=_pay_discard_hand,
+     phrase=lambda v, r: "discard your hand")(lambda g, player, cid, ab, ctx, value: None)

@@ -931,7 +931,7 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
-            sub = Ctx(ctx.source, owner, ctx.ability)
+            sub = Ctx(ctx.source, owner, ctx.ability, targets=ctx.targets)  # `target`: "another than the chosen one"
             cands = [c for c in candidates(g, f, sub) if c not in ctx.chosen and c not in ctx.unchosen
                      and not immune_to(g, c, ctx.source, _kind(ctx))]
             if "keep" in e:

@@ -605,3 +605,15 @@ def _cost_max_participants(g, cid, want, ctx):
     if ch is None or ch.ended or g.defn(cid).cost is None:
         return False
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
+
+
+from engine.abilities.registry import FROM  # noqa: E402
+
+
+@filter_key("cost_max_count", FilterSchema({"from": FROM}, form="FILTER"), "printed cost no higher than the number "
+            "of cards that match the filter (in play, or in your pile that `from:` names: Euron's Servant, \"X is "
+            "the number of Doomed cards in your dead pile\")",
+            phrase=lambda v, r: r.post("with printed cost X or lower, where X is the number of "
+                                       + r.filter(v, article_="", plural=True)))
+def _cost_max_count(g, cid, want, ctx):  # issue 24
+    return g.defn(cid).cost is not None and g.defn(cid).cost <= len(candidates(g, dict(want), ctx))

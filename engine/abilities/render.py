@@ -187,6 +187,8 @@ class Render:
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
         if f == {"trigger": True}:
             return self.post("other than that card")
+        if f == {"target": True}:
+            return self.post("other than the chosen one")
         if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
             return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
         if set(f) == {"any_of"}:  # "that is neither an Army card nor attached character"
