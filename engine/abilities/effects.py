@@ -166,7 +166,9 @@ def _power(g, name, e, arg, ctx):
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src == "gate_house":
+    if src == "__house":  # one opponent's House card (discard_power from each_opponent_house)
+        holder = g.player(e["_holder"]).house_card
+    elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
     elif src in ("opponent_house",):
@@ -244,8 +246,19 @@ def _move_power(g, e, arg, ctx):
 @effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
         "every card `from` picks",
         keys={"from": POWER_FROM},
-        phrase=lambda v, e, r: f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}")
+        phrase=lambda v, e, r: (f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}"
+                                + r.for_each(e.get("for_each"))))
 def _discard_power(g, e, arg, ctx):
+    if "for_each" in e:  # issue 24 (The Wildling Horde): N times the number of matching cards
+        arg = int(arg) * _reduce_count(g, e["for_each"], ctx)
+        if arg <= 0:
+            return False
+    if e.get("from") == "each_opponent_house":  # issue 24: from every opponent's House card
+        done = False
+        for who in g.opponents(ctx.player):
+            if not g.player(who).eliminated:
+                done = _power(g, "discard_power", {**e, "from": "__house", "_holder": who}, arg, ctx) or done
+        return done
     return _power(g, "discard_power", e, arg, ctx)
 
 
@@ -1998,8 +2011,13 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
 
 
-REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
+REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house",
+                                                                  "each_opponent_house")
 REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
+REGISTRY["effect"]["discard_power"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["discard_power"].doc += ("; `from: each_opponent_house`: from every opponent's House card; "
+                                            "`for_each: FILTER`: N times the number of matching cards (in play, or in "
+                                            "your pile that `from:` names), counted as it resolves (The Wildling Horde)")
 
 
 # --- issue 24 (CCG Five Kings Edition) additions ---
