@@ -274,6 +274,11 @@ def _draw(g, e, arg, ctx):
     for who in select(g, e.get("player", "you"), ctx):
         if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
             continue
+        if e.get("reveal") and g.player(who).deck:  # issue 24 (Massing at Twilight): shown to all, then drawn
+            g.log(f"{who} reveals {', '.join(g.name(c) for c in g.player(who).deck[:n])} from the top of the deck "
+                  f"({g.name(ctx.source)})")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "cards_revealed", "card": ctx.source, "player": ctx.player})
         got = g.draw(who, n, by_effect=True)
         g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
     return True
@@ -998,6 +1003,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
                         f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
+            if "cost_total_max" in e:  # issue 24 (Defenders of the Realm): "a combined cost of N or less"
+                d.checker = _cost_total_checker(g, d.checker, int(e["cost_total_max"]))
             answer = yield from g.ask(d)
             picks = list(answer["choose"])
         for pick in picks:
@@ -1641,6 +1648,28 @@ REGISTRY["effect"]["search_pick"].keys["up_to"] = TrueOnly()
 REGISTRY["effect"]["search_pick"].doc += ("; `count: N | self_strength | any`: N matching cards (as many as there are; "
                                           "`self_strength`: this card's current STR; `any`: any number of them, none "
                                           "included), `up_to: true`: up to N")
+
+
+REGISTRY["effect"]["draw"].keys["reveal"] = TrueOnly()
+REGISTRY["effect"]["draw"].doc += ("; `reveal: true`: the top N cards are first revealed to every player, then drawn "
+                                   "(the cap may leave some on the deck: Massing at Twilight)")
+_draw_phrase = REGISTRY["effect"]["draw"].phrase
+REGISTRY["effect"]["draw"].phrase = lambda v, e, r: (
+    f"reveal the top {v} cards of your deck, then draw them" if e.get("reveal") and e.get("player", "you") == "you"
+    else _draw_phrase(v, e, r))
+REGISTRY["effect"]["search_pick"].keys["cost_total_max"] = Int(minimum=0)
+REGISTRY["effect"]["search_pick"].doc += ("; `cost_total_max: N`: the cards found have a combined printed cost of N "
+                                          "or less (Defenders of the Realm)")
+
+
+def _cost_total_checker(g: Game, check, most: int):
+    def checked(answer: dict) -> dict:
+        out = check(answer)
+        total = sum(g.defn(c).cost or 0 for c in out["choose"])
+        if total > most:
+            raise Refused(f"the cards found cost {total} together, more than {most} (COS-14)")
+        return out
+    return checked
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):

@@ -280,6 +280,8 @@ class Render:
                      + self.filter(v, article_="", plural=True, bare=True))
             if n == "self_strength":
                 then += " (X is this card's STR)"
+        if "cost_total_max" in e:
+            found += f" with a combined printed cost of {e['cost_total_max']} or lower"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
