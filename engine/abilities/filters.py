@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser", "any")
+WHO = Words("you", "opponent", "loser", "any", "gate_player")
 """``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile")."""
+every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of
+the gate that triggered the ability ("a card he controls": Punishment of Thieves)."""
 
 
 def _listed(want) -> list:
@@ -78,21 +79,27 @@ def _unique(g, cid, want, ctx):
 def _who(g, who, want, ctx):
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
+    if want == "gate_player":
+        return who == (ctx.gate or {}).get("player")
     return not (want == "loser" and who != challenge_loser(g))
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile)",
+                               "challenge / by anyone (with `from:`, in every player's pile) / by the player of the "
+                               "gate",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": ""}[v]))
+                                        "loser": "the losing player controls", "any": "",
+                                        "gate_player": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
 
 @filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
-                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
+                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\") / by the "
+                          "player of the gate",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns", "any": ""}[v]))
+                                        "loser": "the losing player owns", "any": "",
+                                        "gate_player": "that player owns"}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
@@ -385,6 +392,19 @@ def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     return pool
 
 
+def house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
 # --- core-b additions ---
 
 from cards.model import CRESTS  # noqa: E402
@@ -617,3 +637,32 @@ from engine.abilities.registry import FROM  # noqa: E402
                                        + r.filter(v, article_="", plural=True)))
 def _cost_max_count(g, cid, want, ctx):  # issue 24
     return g.defn(cid).cost is not None and g.defn(cid).cost <= len(candidates(g, dict(want), ctx))
+# --- issue 24 (A Song of Night, part 2) ---
+
+@filter_key("printed_strength_max", Int(minimum=None), "printed STR N or less (the card's own, whatever changes its "
+                                                       "current STR; the Stalwart cycle)",
+            phrase=lambda v, r: r.post(f"with printed STR {v} or lower"))
+def _printed_strength_max(g, cid, want, ctx):
+    return (g.defn(cid).strength or 0) <= want
+
+
+@filter_key("printed_strength_min", Int(minimum=None), "printed STR N or more",
+            phrase=lambda v, r: r.post(f"with printed STR {v} or higher"))
+def _printed_strength_min(g, cid, want, ctx):
+    return (g.defn(cid).strength or 0) >= want
+
+
+@filter_key("strength_highest", TrueOnly(), "a character with the highest current STR in play (no character in "
+                                            "play has more; ties all match)",
+            phrase=lambda v, r: r.post("with the highest STR in play"))
+def _strength_highest(g, cid, want, ctx):
+    mine = g.strength(cid)
+    return g.card_type(cid) == "character" and all(g.strength(c) <= mine for c in in_play_of_type(g, "character"))
+
+
+@filter_key("strength_lowest", TrueOnly(), "a character with the lowest current STR in play (no character in play "
+                                           "has less; ties all match)",
+            phrase=lambda v, r: r.post("with the lowest STR in play"))
+def _strength_lowest(g, cid, want, ctx):
+    mine = g.strength(cid)
+    return g.card_type(cid) == "character" and all(g.strength(c) >= mine for c in in_play_of_type(g, "character"))
