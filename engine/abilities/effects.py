@@ -785,7 +785,7 @@ def _reduce(g, e, arg, ctx):
     who = "any" if e.get("player") == "any" else ctx.player  # issue 24: Tobho Mott's Armory
     g.state.reducers.append({"player": who, "amount": -n if e.get("raise") else n,
                              "filter": dict(e.get("card") or {}), "until": e.get("until", "phase"),
-                             "source": ctx.source})
+                             "source": ctx.source, **({"penalty": True} if e.get("penalty") else {})})
     g.log(f"{'the' if who == 'any' else ctx.player + chr(39) + 's'} next matching card costs {n} "
           f"{'more' if e.get('raise') else 'less'} ({g.name(ctx.source)})")
     return True
@@ -2170,7 +2170,8 @@ def _reduce_phrase(v, e, r) -> str:
     by = "its printed cost" if v == "printed_cost" else f"{v} gold"
     verb = "raise" if e.get("raise") else "reduce"
     return (f"{verb} the cost of the next {r.filter(e.get('card') or {}, article_='')} {who} this "
-            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each")))
+            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each"))
+            + (" (a gold penalty)" if e.get("penalty") else ""))
 
 
 REGISTRY["effect"]["reduce"].keys["player"] = Words("you", "any")
@@ -2178,6 +2179,9 @@ REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
 REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
 REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
                                      "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
+REGISTRY["effect"]["reduce"].keys["penalty"] = TrueOnly()
+REGISTRY["effect"]["reduce"].doc += ("; `penalty: true` (with `raise`): the gold added is a gold penalty, so the "
+                                     "`marshalled` gate of the card carries `penalty: true` (Greywater Swamp)")
 # --- issue 24 (Five Kings Edition, fk5) ---
 
 @effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "
