@@ -1017,6 +1017,8 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
                         "a matching card of your deck")
             if "cost_total_max" in e:  # issue 24 (Defenders of the Realm): "a combined cost of N or less"
                 d.checker = _cost_total_checker(g, d.checker, int(e["cost_total_max"]))
+            if e.get("same_title"):  # issue 24 (From the Ashes of Winterfell): "copies of one card"
+                d.checker = _same_title_checker(g, d.checker)
             answer = yield from g.ask(d)
             picks = list(answer["choose"])
         for pick in picks:
@@ -1681,6 +1683,20 @@ def _cost_total_checker(g: Game, check, most: int):
         total = sum(g.defn(c).cost or 0 for c in out["choose"])
         if total > most:
             raise Refused(f"the cards found cost {total} together, more than {most} (COS-14)")
+        return out
+    return checked
+
+
+REGISTRY["effect"]["search_pick"].keys["same_title"] = TrueOnly()
+REGISTRY["effect"]["search_pick"].doc += ("; `same_title: true`: the cards found all have one title (From the Ashes of "
+                                          "Winterfell)")
+
+
+def _same_title_checker(g: Game, check):
+    def checked(answer: dict) -> dict:
+        out = check(answer)
+        if len({g.name(c) for c in out["choose"]}) > 1:
+            raise Refused("the cards found must all have the same title (COS-14)")
         return out
     return checked
 

@@ -285,6 +285,8 @@ class Render:
                 then += " (X is this card's STR)"
         if "cost_total_max" in e:
             found += f" with a combined printed cost of {e['cost_total_max']} or lower"
+        if e.get("same_title"):
+            found += " that share one title"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
