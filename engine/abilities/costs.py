@@ -526,3 +526,24 @@ def _pay_discard_hand(g, player, cid, ab, value):
 cost("discard_hand", TrueOnly(), "discard your hand (every card in it but this one; an empty hand too, ZON-12): "
      "Dorne Goes to War", pay=_pay_discard_hand,
      phrase=lambda v, r: "discard your hand")(lambda g, player, cid, ab, ctx, value: None)
+
+
+# --- issue 24 (CCG A House of Talons) additions ---
+
+def _check_house_power(g, player, cid, ab, ctx, value):
+    if g.house_power(player) < value:
+        return (f"{player} has {g.house_power(player)} power on his House card; {g.name(cid)} needs {value} "
+                "(COS-06)")
+    return None
+
+
+def _pay_house_power(g, player, cid, ab, value):
+    house = g.player(player).house_card
+    if value and house is not None:
+        g.card(house).power -= value
+        g.log(f"{player} discards {value} power from his House card to pay for {g.name(cid)}")
+
+
+cost("house_power", Int(minimum=1), "discard N power from your House card (the CCG's \"discard 2 power from your "
+     "House to ...\")", pay=_pay_house_power,
+     phrase=lambda v, r: f"discard {v} power from your House card")(_check_house_power)
