@@ -354,9 +354,10 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
             ev.victims, ev.data["removal"] = triggers.victims_of(g, ab, ctx)
         targets = f" targeting {', '.join(g.name(t) if isinstance(t, int) else t for t in ctx.targets)}" \
             if ctx.targets else ""
-        g.log(f"{player} {'plays' if source_class == 'event' else 'triggers'} {title}{targets}")
+        played = source_class == "event" and g.card(cid).zone == "played"  # not one used from a pile (issue 24)
+        g.log(f"{player} {'plays' if played else 'triggers'} {title}{targets}")
         if g.state.window is not None:
-            if source_class == "event":
+            if played:
                 g.state.window.gates.append({"event": "played", "card": cid, "player": player})
 
     def execute(g: Game, ev: Event) -> Flow:

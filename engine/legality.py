@@ -670,7 +670,8 @@ def penalty_paid(g: Game, name: str, cid: int, optional: bool) -> bool:
     """Issue 24: marshalling ``cid`` costs ``name`` a gold penalty: the one he chose to pay, another House's (MAR-07)
     or a constant's (``gold_penalty``): "when you play it with a gold penalty"."""
     return optional or g.gold_penalty(name, cid) > 0 or (
-        triggers.constants_modify(g, "gold_penalty") and constant_penalty(g, cid) > 0)
+        triggers.constants_modify(g, "gold_penalty") and constant_penalty(g, cid) > 0) or any(
+        g.state.reducers[i].get("penalty") for i in triggers.reducers_for(g, name, cid))  # a raise (Greywater Swamp)
 
 
 # --- issue 24: influence to kneel to declare (Banished, In Chains) ---

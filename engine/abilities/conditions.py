@@ -31,12 +31,14 @@ def _phase(g, want, ctx):
     return g.state.phase == want
 
 
-@condition("challenge_type", Words(*CHALLENGE_TYPES, "any"), "a challenge of this type (`any`: of any type) is "
-           "under way",
-        phrase=lambda v, r: "a challenge is under way" if v == "any" else f"it is {r.article(v)} challenge")
+@condition("challenge_type", Either(Words(*CHALLENGE_TYPES, "any"), ListOf(Words(*CHALLENGE_TYPES)),
+                                    form="military | intrigue | power | any | [TYPE, ...]"),
+           "a challenge of this type (`any`: of any type; a list: of one of these types) is under way",
+        phrase=lambda v, r: ("a challenge is under way" if v == "any"
+                             else f"it is {r.article(v if isinstance(v, str) else r.join(v, 'or'))} challenge"))
 def _challenge_type(g, want, ctx):
     ch = g.state.challenge
-    return not (ch is None or ch.ended or want != "any" and ch.type != want)
+    return not (ch is None or ch.ended or want != "any" and ch.type not in ([want] if isinstance(want, str) else want))
 
 
 COUNTED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int(), "from": FROM},

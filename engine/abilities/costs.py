@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from engine.abilities.conditions import condition_holds
 from engine.abilities.filters import candidates, matches
 from engine.abilities.model import Ability, Ctx
-from engine.abilities.registry import REGISTRY, FilterSchema, Int, TrueOnly, cost
+from engine.abilities.registry import REGISTRY, Either, FilterSchema, Int, TrueOnly, Words, cost
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -511,20 +511,23 @@ def _hand_to_discard(g: Game, player: str, cid: int) -> list[int]:
 
 
 def _check_discard_hand(g, player, cid, ab, ctx, value):
-    if not _hand_to_discard(g, player, cid):
+    if value == "nonempty" and not _hand_to_discard(g, player, cid):
         return f"{g.name(cid)}: {player} has no card in hand to discard for its cost (COS-06)"
     return None
 
 
 def _pay_discard_hand(g, player, cid, ab, value):
+    """Every other card of the hand goes to the discard pile (an empty hand pays ``true``, ZON-12)."""
     cards = _hand_to_discard(g, player, cid)
     for c in cards:
         g.move_to_pile(c, "discard")
-    g.log(f"{player} discards the hand ({', '.join(g.name(c) for c in cards)}) to pay for {g.name(cid)}")
+    g.log(f"{player} discards {', '.join(g.name(c) for c in cards) or 'an empty hand'} ({g.name(cid)})")
 
 
-cost("discard_hand", TrueOnly(), "discard your whole hand, which must hold at least 1 card (Lady Stoneheart)",
-     pay=_pay_discard_hand, phrase=lambda v, r: "discard your hand (at least 1 card)")(_check_discard_hand)
+cost("discard_hand", Either(TrueOnly(), Words("nonempty"), form="true | nonempty"),
+     "discard your hand (every card in it but this one): `true`, an empty hand pays it too (ZON-12: Dorne Goes to "
+     "War); `nonempty`, the hand must hold at least 1 card (Lady Stoneheart)", pay=_pay_discard_hand,
+     phrase=lambda v, r: "discard your hand" + (" (at least 1 card)" if v == "nonempty" else ""))(_check_discard_hand)
 cost("discard_in_hand", _COUNTED, "discard from your hand cards that match (default 1), chosen as the cost is "
      "paid (Ser Mandon Moore: `{type: attachment}`)", pay=_no_pay,
      phrase=lambda v, r: "discard " + r.counted(v, exactly=v.get("count", 1)) + " from your hand")(

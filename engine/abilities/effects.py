@@ -254,8 +254,13 @@ def _move_power(g, e, arg, ctx):
 @effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
         "every card `from` picks",
         keys={"from": POWER_FROM},
-        phrase=lambda v, e, r: f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}")
+        phrase=lambda v, e, r: (f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}"
+                                + r.for_each(e.get("for_each"))))
 def _discard_power(g, e, arg, ctx):
+    if "for_each" in e:  # issue 24 (The Wildling Horde): N times the number of matching cards
+        arg = int(arg) * _reduce_count(g, e["for_each"], ctx)
+        if arg <= 0:
+            return False
     return _power(g, "discard_power", e, arg, ctx)
 
 
@@ -274,6 +279,11 @@ def _draw(g, e, arg, ctx):
     for who in select(g, e.get("player", "you"), ctx):
         if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
             continue
+        if e.get("reveal") and g.player(who).deck:  # issue 24 (Massing at Twilight): shown to all, then drawn
+            g.log(f"{who} reveals {', '.join(g.name(c) for c in g.player(who).deck[:n])} from the top of the deck "
+                  f"({g.name(ctx.source)})")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "cards_revealed", "card": ctx.source, "player": ctx.player})
         got = g.draw(who, n, by_effect=True)
         g.log(f"{who} draws {got} card{'s' if got != 1 else ''} ({g.name(ctx.source)})")
     return True
@@ -778,7 +788,7 @@ def _reduce(g, e, arg, ctx):
     who = "any" if e.get("player") == "any" else ctx.player  # issue 24: Tobho Mott's Armory
     g.state.reducers.append({"player": who, "amount": -n if e.get("raise") else n,
                              "filter": dict(e.get("card") or {}), "until": e.get("until", "phase"),
-                             "source": ctx.source})
+                             "source": ctx.source, **({"penalty": True} if e.get("penalty") else {})})
     g.log(f"{'the' if who == 'any' else ctx.player + chr(39) + 's'} next matching card costs {n} "
           f"{'more' if e.get('raise') else 'less'} ({g.name(ctx.source)})")
     return True
@@ -957,7 +967,7 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
-            sub = Ctx(ctx.source, owner, ctx.ability)
+            sub = Ctx(ctx.source, owner, ctx.ability, targets=ctx.targets)  # `target`: "another than the chosen one"
             cands = [c for c in candidates(g, f, sub) if c not in ctx.chosen and c not in ctx.unchosen
                      and not immune_to(g, c, ctx.source, _kind(ctx))]
             if "keep" in e:
@@ -1011,6 +1021,10 @@ def _search_pick(g: Game, e: dict, arg: Any, ctx: Ctx):
             d = _choice(g, who, f"{g.name(ctx.source)}: choose the card your search finds" if "count" not in e else
                         f"{g.name(ctx.source)}: choose the cards your search finds ({lo} to {hi})", found, lo, hi,
                         "a matching card of your deck")
+            if "cost_total_max" in e:  # issue 24 (Defenders of the Realm): "a combined cost of N or less"
+                d.checker = _cost_total_checker(g, d.checker, int(e["cost_total_max"]))
+            if e.get("same_title"):  # issue 24 (From the Ashes of Winterfell): "copies of one card"
+                d.checker = _same_title_checker(g, d.checker)
             answer = yield from g.ask(d)
             picks = list(answer["choose"])
         for pick in picks:
@@ -1708,6 +1722,40 @@ REGISTRY["effect"]["search_pick"].doc += ("; `to: attach`: the attachment found 
 
 REGISTRY["effect"]["attach"].doc += ("; a card attached from a pile (hand, deck, discard or dead pile) enters play: "
                                      "an `entered_play` gate opens for it (Rusted Sword)")
+REGISTRY["effect"]["draw"].keys["reveal"] = TrueOnly()
+REGISTRY["effect"]["draw"].doc += ("; `reveal: true`: the top N cards are first revealed to every player, then drawn "
+                                   "(the cap may leave some on the deck: Massing at Twilight)")
+_draw_phrase = REGISTRY["effect"]["draw"].phrase
+REGISTRY["effect"]["draw"].phrase = lambda v, e, r: (
+    f"reveal the top {v} cards of your deck, then draw them" if e.get("reveal") and e.get("player", "you") == "you"
+    else _draw_phrase(v, e, r))
+REGISTRY["effect"]["search_pick"].keys["cost_total_max"] = Int(minimum=0)
+REGISTRY["effect"]["search_pick"].doc += ("; `cost_total_max: N`: the cards found have a combined printed cost of N "
+                                          "or less (Defenders of the Realm)")
+
+
+def _cost_total_checker(g: Game, check, most: int):
+    def checked(answer: dict) -> dict:
+        out = check(answer)
+        total = sum(g.defn(c).cost or 0 for c in out["choose"])
+        if total > most:
+            raise Refused(f"the cards found cost {total} together, more than {most} (COS-14)")
+        return out
+    return checked
+
+
+REGISTRY["effect"]["search_pick"].keys["same_title"] = TrueOnly()
+REGISTRY["effect"]["search_pick"].doc += ("; `same_title: true`: the cards found all have one title (From the Ashes of "
+                                          "Winterfell)")
+
+
+def _same_title_checker(g: Game, check):
+    def checked(answer: dict) -> dict:
+        out = check(answer)
+        if len({g.name(c) for c in out["choose"]}) > 1:
+            raise Refused("the cards found must all have the same title (COS-14)")
+        return out
+    return checked
 
 
 def _search_pick_core_d(g: Game, e: dict, arg: Any, ctx: Ctx):
@@ -2083,8 +2131,13 @@ effect("unless_influence", Int(minimum=1), "each player named here (default oppo
                                + f" {v} influence" + r.for_each(e.get("for_each")) + ","))(_unless_influence)
 
 
-REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house")
+REGISTRY["effect"]["discard_power"].keys["from"] = card_selector("opponent_house", "your_house", "loser_house",
+                                                                  "each_opponent_house")
 REGISTRY["effect"]["discard_power"].doc += "; `from: loser_house`: the House card of the player who lost the challenge"
+REGISTRY["effect"]["discard_power"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["discard_power"].doc += ("; `from: each_opponent_house`: from every opponent's House card in turn; "
+                                            "`for_each: FILTER`: N times the number of matching cards (in play, or in "
+                                            "your pile that `from:` names), counted as it resolves (The Wildling Horde)")
 
 
 # --- issue 24 (CCG Five Kings Edition) additions ---
@@ -2195,7 +2248,8 @@ def _reduce_phrase(v, e, r) -> str:
     by = "its printed cost" if v == "printed_cost" else f"{v} gold"
     verb = "raise" if e.get("raise") else "reduce"
     return (f"{verb} the cost of the next {r.filter(e.get('card') or {}, article_='')} {who} this "
-            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each")))
+            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each"))
+            + (" (a gold penalty)" if e.get("penalty") else ""))
 
 
 REGISTRY["effect"]["reduce"].keys["player"] = Words("you", "any")
@@ -2228,6 +2282,9 @@ def _switch_revealed_plots(g, e, arg, ctx):
     g.log(f"{ctx.player} and {other} exchange revealed plots: {ctx.player} has {g.name(b)}, {other} has "
           f"{g.name(a)} ({g.name(ctx.source)})")
     return True
+REGISTRY["effect"]["reduce"].keys["penalty"] = TrueOnly()
+REGISTRY["effect"]["reduce"].doc += ("; `penalty: true` (with `raise`): the gold added is a gold penalty, so the "
+                                     "`marshalled` gate of the card carries `penalty: true` (Greywater Swamp)")
 # --- issue 24 (Five Kings Edition, fk5) ---
 
 @effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "

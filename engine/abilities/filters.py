@@ -644,6 +644,16 @@ def _nearest_top(g, cid, want, ctx):
     pile = g.player(c.owner).pile(c.zone)
     order = pile if c.zone == "deck" else reversed(pile)  # the deck lists its top first, the other piles last
     return next((x for x in order if matches(g, x, dict(want), ctx)), None) == cid
+from engine.abilities.registry import FROM  # noqa: E402
+
+
+@filter_key("cost_max_count", FilterSchema({"from": FROM}, form="FILTER"), "printed cost no higher than the number "
+            "of cards that match the filter (in play, or in your pile that `from:` names: Euron's Servant, \"X is "
+            "the number of Doomed cards in your dead pile\")",
+            phrase=lambda v, r: r.post("with printed cost X or lower, where X is the number of "
+                                       + r.filter(v, article_="", plural=True)))
+def _cost_max_count(g, cid, want, ctx):  # issue 24
+    return g.defn(cid).cost is not None and g.defn(cid).cost <= len(candidates(g, dict(want), ctx))
 # --- issue 24 (A Song of Night, part 2) ---
 
 @filter_key("printed_strength_max", Int(minimum=None), "printed STR N or less (the card's own, whatever changes its "

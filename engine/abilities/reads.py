@@ -45,7 +45,8 @@ FILTER_READS: dict[str, frozenset] = {
 }
 """Filter keys (``engine.abilities.filters``) and the aspects they read; nested filters are walked."""
 
-NESTED_FILTERS = ("has_attachment", "attached_to", "not", "cost_below_you_control", "more_than", "nearest_top")  # more_than: the in_play condition's
+NESTED_FILTERS = ("has_attachment", "attached_to", "not", "cost_below_you_control", "more_than", "nearest_top",
+                  "cost_max_count")  # more_than: the in_play condition's
 WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 

@@ -187,6 +187,8 @@ class Render:
             return self.post("other than " + ("this card" if "self" in f else self.host_noun))
         if f == {"trigger": True}:
             return self.post("other than that card")
+        if f == {"target": True}:
+            return self.post("other than the chosen one")
         if set(f) == {"attachments_max"} and isinstance(f["attachments_max"], int):
             return self.post(f"with {f['attachments_max'] + 1} or more other attachments")
         if set(f) == {"any_of"}:  # "that is neither an Army card nor attached character"
@@ -285,6 +287,10 @@ class Render:
                 then += " (X is this card's STR)"
         elif e.get("up_to"):  # "you may": the search may find nothing
             found = "up to 1 " + self.filter(v, article_="", bare=True)
+        if "cost_total_max" in e:
+            found += f" with a combined printed cost of {e['cost_total_max']} or lower"
+        if e.get("same_title"):
+            found += " that share one title"
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
