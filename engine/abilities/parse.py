@@ -513,3 +513,7 @@ those types without the icon (they do not gain it: The Night's Watch agenda)."""
 CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
 """strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
 on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""
+CONSTANT_MODIFY.keys["lower_penalty"] = Int(minimum=1)
+"""lower_penalty: N: the targets' gold penalties (another House's, MAR-07, and those constants add) come to N
+less, never below 0; the cost itself is not lowered (the Iron Throne Edition's Emissaries: "reduce your gold
+penalty for playing Lannister or Targaryen cards by 1")."""

@@ -561,6 +561,9 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("lower_penalty"):
+            parts.append(v(f"have {'their' if subject_plural else 'its'} gold penalty lowered by "
+                           f"{m['lower_penalty']} (not below 0)"))
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
