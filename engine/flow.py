@@ -1171,6 +1171,13 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def claim_initiate(g: Game, ev: Event) -> Flow:
         if ch.winner != ch.attacker:
             return  # CHL-18: no claim when the defender wins
+        won = [gt for gt in g.state.window.gates if gt.get("event") == "challenge_won"]
+        instead = triggers.claim_replacements(g, won)  # issue 24: "instead of the normal claim effect"
+        if instead:
+            ev.data["instead"] = instead
+            g.log(f"{' and '.join(g.name(c) for c, _, _, _ in instead)} replace{'s' if len(instead) == 1 else ''} "
+                  f"{ch.attacker}'s claim")
+            return
         claim = g.claim(ch.attacker)
         ev.data["claim"] = claim
         if ch.type == "military" and claim > 0:  # CHL-14/15
@@ -1191,6 +1198,10 @@ def resolution(g: Game, ch: Challenge) -> Flow:
 
     def claim_execute(g: Game, ev: Event) -> Flow:
         if ch.winner != ch.attacker:
+            return
+        for cid, ab, gate, owner in ev.data.get("instead", ()):
+            yield from resolve_passive(g, owner, cid, ab, gate)
+        if ev.data.get("instead"):
             return
         claim = ev.data.get("claim", 0)
         d = g.player(ch.defender)

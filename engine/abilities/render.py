@@ -840,6 +840,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
         extra.append("This ability cannot be canceled.")
     if a.get("cannot_be_saved"):
         extra.append("Cards it kills or discards cannot be saved.")
+    if a.get("instead_of_claim"):
+        extra.append("This replaces the normal claim of that challenge.")
     if a.get("granted"):
         text = "Once enabled \u2014 " + text
     return " ".join([text] + extra)
