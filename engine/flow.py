@@ -1232,8 +1232,9 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         if stop is not None:  # issue 24: Break Their Defense
             g.log(f"{ch.attacker} claims no power for the unopposed challenge ({g.name(stop[0])})")
         elif ch.unopposed:  # CHL-19
-            g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
-            g.claim_house_power(ch.attacker, 1)
+            n = 1 + triggers.extra_prohibited(g, ch.attacker, "extra_unopposed_power")  # issue 24: Rise of the Kraken
+            g.log(f"{ch.attacker} claims {n} power for an unopposed challenge")
+            g.claim_house_power(ch.attacker, n)
         return
         yield
 

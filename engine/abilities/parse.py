@@ -526,3 +526,8 @@ penalty for playing Lannister or Targaryen cards by 1")."""
 ABILITY_KEYS["instead_of_claim"] = ("true (a passive on `challenge_won`): the ability replaces the claim of the challenge "
                                     "its controller wins as the attacker: it resolves when the claim would, and the "
                                     "claim does not happen (\"instead of the normal claim\")")
+PROHIBITIONS = PROHIBITIONS + ("events", "extra_unopposed_power")
+"""events: the players cannot play event cards (their card abilities stay usable: Dorne's Favored Weapon);
+extra_unopposed_power (max: N): the players claim N more power for each unopposed challenge they win (CHL-19;
+Rise of the Kraken)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

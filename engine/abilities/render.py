@@ -666,6 +666,9 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "events": f"{r.cards(who)} cannot play events",
+            "extra_unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} {p.get('max', 0)} more "
+                                     f"power for each unopposed challenge {r.cards(who)} win{'' if who == 'you' else 's'}",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
