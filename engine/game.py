@@ -449,7 +449,10 @@ class Game:
         """A card's income, initiative or influence icon (0 when its text box is blank)."""
         if self.card(card_id).facedown or self._blank_now(card_id):
             return 0
-        return getattr(self.defn(card_id), what)
+        value = getattr(self.defn(card_id), what)
+        if what == "income" and triggers.constants_modify(self, "income"):  # issue 24: Burned Fields (ITE)
+            value = max(0, value + sum(int(m.get("income", 0)) for m in self._constants(card_id)))
+        return value
 
     def _blank_now(self, card_id: int) -> bool:
         """``is_blank``, read from the structure when it decides every card's text

@@ -531,3 +531,6 @@ PROHIBITIONS = PROHIBITIONS + ("events", "extra_unopposed_power")
 extra_unopposed_power (max: N): the players claim N more power for each unopposed challenge they win (CHL-19;
 Rise of the Kraken)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+CONSTANT_MODIFY.keys["income"] = Int(minimum=None)
+"""income: N: each target's gold (income) icon gives N more (N may be negative; never below 0): Burned Fields,
+All the Gold in Casterly Rock of the Iron Throne Edition."""

@@ -178,7 +178,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
-                          "no_house_penalty", "declare_without_icon", "lower_penalty")},
+                          "no_house_penalty", "declare_without_icon", "lower_penalty", "income")},
 }
 """A constant's ``modify`` keys and the values they change."""
 

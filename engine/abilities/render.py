@@ -561,6 +561,8 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("income"):
+            parts.append(v(f"give {signed(m['income'])} gold income (not below 0)"))
         if m.get("lower_penalty"):
             parts.append(v(f"have {'their' if subject_plural else 'its'} gold penalty lowered by "
                            f"{m['lower_penalty']} (not below 0)"))
