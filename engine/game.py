@@ -491,6 +491,15 @@ class Game:
             kws = _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
         return {k[len("immune to "):] for k in kws if k.startswith("immune to ")}
 
+    def crests(self, card_id: int) -> set[str]:
+        """Printed crests plus those constants add (issue 24: ``add_crests``, the Iron Throne Edition's
+        Boons); a crest is not a trait."""
+        have = set(self.defn(card_id).crest)
+        if triggers.constants_modify(self, "add_crests"):
+            for m in self._constants(card_id):
+                have |= set(m.get("add_crests") or ())
+        return have
+
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""
         if constants_touch(self, TRAITS, trait, card_id):

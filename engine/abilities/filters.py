@@ -394,7 +394,7 @@ from cards.model import CRESTS  # noqa: E402
                                                 "crest is not a trait",
         phrase=lambda v, r: r.post("with " + r.article(r.join([v] if isinstance(v, str) else v, "or")) + " crest"))
 def _crest(g, cid, want, ctx):
-    return any(w in g.defn(cid).crest for w in _listed(want))
+    return any(w in g.crests(cid) for w in _listed(want))
 
 
 from engine.abilities.registry import FilterSchema, ListOf  # noqa: E402

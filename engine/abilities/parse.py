@@ -534,3 +534,7 @@ PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 CONSTANT_MODIFY.keys["income"] = Int(minimum=None)
 """income: N: each target's gold (income) icon gives N more (N may be negative; never below 0): Burned Fields,
 All the Gold in Casterly Rock of the Iron Throne Edition."""
+from cards.model import CRESTS  # noqa: E402
+CONSTANT_MODIFY.keys["add_crests"] = ListOf(Words(*CRESTS))
+"""add_crests: [war, ...]: the targets have these crests too (the Iron Throne Edition's Lord's Battle Standard:
+"the attached character gains the War crest"); the ``crest`` filter sees them."""

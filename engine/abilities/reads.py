@@ -164,6 +164,7 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
+    "crest": frozenset({TRAITS}),  # issue 24: crests that constants add (add_crests) count as traits here
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger")},
 }
@@ -177,6 +178,7 @@ MODIFY_STATS: dict[str, frozenset] = {
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
+    "add_crests": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
                           "no_house_penalty", "declare_without_icon", "lower_penalty", "income")},
 }

@@ -561,6 +561,9 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("add_crests"):
+            crests = [f"{c.capitalize()}" for c in m["add_crests"]]
+            parts.append(v(f"gain the {join(crests)} crest" + ("s" if len(crests) > 1 else "")))
         if m.get("income"):
             parts.append(v(f"give {signed(m['income'])} gold income (not below 0)"))
         if m.get("lower_penalty"):
