@@ -605,3 +605,10 @@ def _cost_max_participants(g, cid, want, ctx):
     if ch is None or ch.ended or g.defn(cid).cost is None:
         return False
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
+
+
+@filter_key("icons_min", Int(minimum=1), "has N or more challenge icons now (issue 24: Student of the Viper, "
+            "`not: {icons_min: 2}`: fewer than two)",
+            phrase=lambda v, r: r.post(f"with {v} or more challenge icons"))
+def _icons_min(g, cid, want, ctx):
+    return len(g.icons(cid)) >= int(want)

@@ -29,7 +29,7 @@ FILTER_READS: dict[str, frozenset] = {
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
-        "most_attachments", "strength_below_trigger", "own_house", "house_of")},
+        "most_attachments", "strength_below_trigger", "own_house", "house_of", "icons_min")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -163,7 +163,8 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 ``is_blank``)."""
 
 FILTER_STATS: dict[str, frozenset] = {
-    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
+    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "icons_min": frozenset({ICONS}),
+    "keyword": frozenset({KEYWORDS}),
     "crest": frozenset({TRAITS}),  # issue 24: crests that constants add (add_crests) count as traits here
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger")},
