@@ -261,13 +261,20 @@ def _discard_power(g, e, arg, ctx):
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
         "(DRW-03..05); `gate_player`: the player of the gate; `hand_max: N`: only a player with N or fewer cards in "
-        "hand as the effect resolves (Forever Listening)",
-        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
+        "hand as the effect resolves (Forever Listening); `for_each: FILTER`: N times the number of matching cards "
+        "(in play, or the pile `from:` names), counted as the effect resolves (Perished in Flame)",
+        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int(),
+              "for_each": FilterSchema({"from": FROM})},
         phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
+                                + r.for_each(e.get("for_each"))
                                 + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "
                                    f"{e['hand_max']} or fewer cards in hand" if "hand_max" in e else "")))
 def _draw(g, e, arg, ctx):
     n = int(arg)
+    if "for_each" in e:  # issue 24: Perished in Flame
+        n *= len(candidates(g, dict(e["for_each"]), ctx))
+        if n <= 0:
+            return True
     for who in select(g, e.get("player", "you"), ctx):
         if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
             continue
