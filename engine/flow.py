@@ -1183,7 +1183,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         ev.data["claim"] = claim
         if ch.type == "military" and claim > 0:  # CHL-14/15
             eligible = [c for c in g.characters(ch.defender) if g.card(c).moribund is None
-                        and not g.cannot(c, "be_killed")]
+                        and not g.cannot(c, "be_killed")
+                        and not g.cannot(c, "military_claim")]  # issue 24: Marked for Ransom
             count = min(claim, len(eligible))
             if count == 0:
                 return

@@ -262,3 +262,12 @@ def _would_discard(g, want, ctx):
     if ev is None or (getattr(ev, "data", None) or {}).get("removal") != "discard":
         return False
     return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())
+
+
+# --- issue 24 (Iron Throne Edition Legacy Pack): Host of the Bear ---
+
+@condition("initiative_max", Int(minimum=0), "your total initiative is N or lower (the revealed plot's and the "
+           "bonuses of your cards, PLT-06); before your first plot is revealed (setup) you have no total to compare",
+           phrase=lambda v, r: f"your total initiative is {v} or lower")
+def _initiative_max(g, want, ctx):
+    return g.player(ctx.player).revealed_plot is not None and g.initiative(ctx.player) <= int(want)

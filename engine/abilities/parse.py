@@ -538,3 +538,6 @@ from cards.model import CRESTS  # noqa: E402
 CONSTANT_MODIFY.keys["add_crests"] = ListOf(Words(*CRESTS))
 """add_crests: [war, ...]: the targets have these crests too (the Iron Throne Edition's Lord's Battle Standard:
 "the attached character gains the War crest"); the ``crest`` filter sees them."""
+CANNOT = CANNOT + ("military_claim",)
+"""military_claim: the targets cannot be chosen to satisfy a military claim (CHL-14; Marked for Ransom)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

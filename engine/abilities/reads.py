@@ -54,6 +54,7 @@ CONDITION_READS: dict[str, frozenset] = {
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
+    "initiative_max": EVERYTHING,  # the same (issue 24: Host of the Bear)
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 

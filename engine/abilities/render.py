@@ -584,7 +584,8 @@ class Render:
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered",
-                          "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
+                          "be_removed_from_challenge": "cannot be removed from the challenge",
+                          "military_claim": "cannot be chosen for a military claim"}.get(c, c))
         for what in m.get("no_kneel") or ():
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          f"{'an attacker' if what == 'attack' else 'a defender'}")
