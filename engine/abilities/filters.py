@@ -76,15 +76,19 @@ def _unique(g, cid, want, ctx):
 
 
 def _who(g, who, want, ctx):
+    if want == "target":  # issue 24: the player the ability chose (Weapons at the Door)
+        return who in ctx.targets
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
     return not (want == "loser" and who != challenge_loser(g))
 
 
-@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile)",
+@filter_key("controller", Words(*WHO.words, "target"), "controlled by you / by an opponent / by the player who lost "
+                               "the current or last challenge / by anyone (with `from:`, in every player's pile) / by "
+                               "the player the ability chose (`target`, with `choose: {player: ...}`)",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": ""}[v]))
+                                        "loser": "the losing player controls", "any": "",
+                                        "target": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
