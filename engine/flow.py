@@ -1247,11 +1247,19 @@ def resolution(g: Game, ch: Challenge) -> Flow:
     def claim_initiate(g: Game, ev: Event) -> Flow:
         if ch.winner != ch.attacker:
             return  # CHL-18: no claim when the defender wins
+        won = [gt for gt in g.state.window.gates if gt.get("event") == "challenge_won"]
+        instead = triggers.claim_replacements(g, won)  # issue 24: "instead of the normal claim effect"
+        if instead:
+            ev.data["instead"] = instead
+            g.log(f"{' and '.join(g.name(c) for c, _, _, _ in instead)} replace{'s' if len(instead) == 1 else ''} "
+                  f"{ch.attacker}'s claim")
+            return
         claim = g.claim(ch.attacker)
         ev.data["claim"] = claim
         if ch.type == "military" and claim > 0:  # CHL-14/15
             eligible = [c for c in g.characters(ch.defender) if g.card(c).moribund is None
-                        and not g.cannot(c, "be_killed")]
+                        and not g.cannot(c, "be_killed")
+                        and not g.cannot(c, "military_claim")]  # issue 24: Marked for Ransom
             count = min(claim, len(eligible))
             if count == 0:
                 return
@@ -1267,6 +1275,10 @@ def resolution(g: Game, ch: Challenge) -> Flow:
 
     def claim_execute(g: Game, ev: Event) -> Flow:
         if ch.winner != ch.attacker:
+            return
+        for cid, ab, gate, owner in ev.data.get("instead", ()):
+            yield from resolve_passive(g, owner, cid, ab, gate)
+        if ev.data.get("instead"):
             return
         claim = ev.data.get("claim", 0)
         d = g.player(ch.defender)
@@ -1299,8 +1311,9 @@ def resolution(g: Game, ch: Challenge) -> Flow:
         if stop is not None:  # issue 24: Break Their Defense
             g.log(f"{ch.attacker} claims no power for the unopposed challenge ({g.name(stop[0])})")
         elif ch.unopposed:  # CHL-19
-            g.log(f"{ch.attacker} claims 1 power for an unopposed challenge")
-            g.claim_house_power(ch.attacker, 1)
+            n = 1 + triggers.extra_prohibited(g, ch.attacker, "extra_unopposed_power")  # issue 24: Rise of the Kraken
+            g.log(f"{ch.attacker} claims {n} power for an unopposed challenge")
+            g.claim_house_power(ch.attacker, n)
         return
         yield
 

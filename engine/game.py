@@ -452,6 +452,8 @@ class Game:
         value = getattr(self.defn(card_id), what)
         if what == "influence" and value > 0:  # issue 24: Taxed at Swordpoint doubles printed influence
             value *= triggers.influence_factor(self, card_id)
+        if what == "income" and triggers.constants_modify(self, "income"):  # issue 24: Burned Fields (ITE)
+            value = max(0, value + sum(int(m.get("income", 0)) for m in self._constants(card_id)))
         return value
 
     def _blank_now(self, card_id: int) -> bool:
@@ -490,6 +492,15 @@ class Game:
         else:
             kws = _stat_free(self, Game.keywords.uncached, "keywords", card_id, frozenset)
         return {k[len("immune to "):] for k in kws if k.startswith("immune to ")}
+
+    def crests(self, card_id: int) -> set[str]:
+        """Printed crests plus those constants add (issue 24: ``add_crests``, the Iron Throne Edition's
+        Boons); a crest is not a trait."""
+        have = set(self.defn(card_id).crest)
+        if triggers.constants_modify(self, "add_crests"):
+            for m in self._constants(card_id):
+                have |= set(m.get("add_crests") or ())
+        return have
 
     def has_trait(self, card_id: int, trait: str) -> bool:
         """The card has the trait now (printed or gained), read like ``has_keyword``."""

@@ -45,6 +45,7 @@ def marshal_cost(g: Game, name: str, cid: int, x: int = 0) -> int:
     keys, xkeys = triggers.keys_with(g, "lower_cost"), triggers.keys_with(g, "x_is")
     if not g.state.reducers and not triggers.constants_modify(g, "gold_penalty") and \
             not triggers.constants_modify(g, "no_house_penalty") and \
+            not triggers.constants_modify(g, "lower_penalty") and \
             keys is not None and g.state.cards[cid].key not in keys and \
             xkeys is not None and g.state.cards[cid].key not in xkeys:
         fixed = g.__dict__.setdefault("_fixed_marshal_costs", {})
@@ -73,7 +74,20 @@ def _marshal_cost(g: Game, name: str, cid: int, x: int) -> int:
     extra = constant_penalty(g, cid) if triggers.constants_modify(g, "gold_penalty") else 0  # +1; negative: reducer
     reduced = triggers.reduction(g, name, cid)  # COS-07 d: reducers after penalties
     reduced += triggers.lower_cost(g, name, cid)  # the card's own "lower the cost to play it"
-    return max(0, base + house_penalty(g, name, cid) + extra - reduced)  # never below 0 (COS-12)
+    penalty = house_penalty(g, name, cid)
+    if triggers.constants_modify(g, "lower_penalty"):  # issue 24: the Emissaries of the Iron Throne Edition
+        penalty -= lowered_penalty(g, cid, penalty)
+    return max(0, base + penalty + extra - reduced)  # never below 0 (COS-12)
+
+
+def lowered_penalty(g: Game, cid: int, house: int) -> int:
+    """How much the constants' ``lower_penalty`` takes off the card's gold penalties (the House penalty
+    ``house`` and the penalties constants add, MAR-07): never more than they come to."""
+    d = g.defn(cid)
+    added = sum((0 if d.cost_x else (d.cost or 0)) if m.get("gold_penalty") == "printed_cost"
+                else max(0, int(m.get("gold_penalty", 0))) for m in g._constants(cid))
+    lower = sum(int(m.get("lower_penalty", 0)) for m in g._constants(cid))
+    return min(lower, house + added)
 
 
 def house_penalty(g: Game, name: str, cid: int) -> int:

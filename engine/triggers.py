@@ -40,6 +40,7 @@ from engine.abilities.parse import parse_abilities
 from engine.abilities.runtime import (SOFT_PROBLEMS, Opportunity, _checked_costs, _entry_problem, available,
                                       check_trigger, find_opportunity, legal_targets, no_target_problem, options,
                                       passives_for, save_cancel_gates, save_gate, target_problem)
+from engine.abilities.runtime import claim_replacements  # issue 24: "instead of the normal claim"
 from engine.abilities.selectors import select
 from engine.abilities.sources import (_from_hand_cards, _gained, abilities, ability_sources, is_granted,
                                       text_modifiers_exist, usable_here)
@@ -52,7 +53,7 @@ __all__ = [
     "execute", "find_opportunity", "gate_matches", "host_types", "immune_to", "in_challenge", "influence_cost",
     "influence_problem",
     "is_granted", "kneel_cost_problem", "legal_targets", "limit_key", "matches", "no_target_problem", "options", "parse_abilities",
-    "passives_for", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_initiative",
+    "passives_for", "claim_replacements", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_initiative",
     "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
     "defined_x", "enters_kneeling", "influence_factor",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",

@@ -330,3 +330,10 @@ def _gate_plot_above(g, want, ctx):
     if not isinstance(plot, int) or mine is None or g.card_type(plot) != "plot":
         return False
     return (getattr(g.defn(plot), want) or 0) > (getattr(g.defn(mine), want) or 0)
+# --- issue 24 (Iron Throne Edition Legacy Pack): Host of the Bear ---
+
+@condition("initiative_max", Int(minimum=0), "your total initiative is N or lower (the revealed plot's and the "
+           "bonuses of your cards, PLT-06); before your first plot is revealed (setup) you have no total to compare",
+           phrase=lambda v, r: f"your total initiative is {v} or lower")
+def _initiative_max(g, want, ctx):
+    return g.player(ctx.player).revealed_plot is not None and g.initiative(ctx.player) <= int(want)

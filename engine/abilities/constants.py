@@ -33,7 +33,7 @@ def trigger_prohibited(g: Game, player: str, cid: int, ab: Ability) -> str | Non
         if stop is not None:
             return f"{player} cannot trigger responses now ({g.name(stop.source)}, GEN-01)"
     if g.state.cards[cid].zone == "hand" and g.card_type(cid) == "event":
-        stop = prohibited(g, player, "triggered_effects")
+        stop = prohibited(g, player, "triggered_effects") or prohibited(g, player, "events")  # events: issue 24
         return None if stop is None else f"{player} cannot play events now ({g.name(stop[0])}, GEN-01)"
     stop = prohibited(g, player, "trigger_abilities") or prohibited(g, player, "triggered_effects")
     if stop is None:

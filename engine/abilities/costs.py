@@ -93,6 +93,23 @@ cost("kill_self", TrueOnly(), "this card is killed to pay: it becomes moribund (
         phrase=lambda v, r: "kill this card")(_check_leaving)
 
 
+def _check_kill_host(g, player, cid, ab, ctx, value):
+    host = g.card(cid).attached_to
+    if host is None:
+        return f"{g.name(cid)} is attached to no character to kill (COS-06)"
+    if g.card(host).moribund is not None:
+        return f"{g.name(host)} is already leaving play (moribund, MOR-03)"
+    if g.cannot(host, "be_killed"):
+        return f"{g.name(host)} cannot be killed (COS-06)"
+    return None
+
+
+cost("kill_host", TrueOnly(), "the attached character is killed to pay: it becomes moribund (MOR-01; issue 24: "
+     "Take the White)",
+     pay=lambda g, player, cid, ab, value: g.remove(g.card(cid).attached_to, "dead"), leaves_play=True,
+        phrase=lambda v, r: "kill " + r.host_noun)(_check_kill_host)
+
+
 def _check_power_self(g, player, cid, ab, ctx, value):
     c = g.card(cid)
     if value > c.power:

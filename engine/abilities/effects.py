@@ -266,8 +266,10 @@ def _discard_power(g, e, arg, ctx):
 
 @effect("draw", Int(minimum=1), "the player (default you) draws N; card-effect draws count against the draw cap "
         "(DRW-03..05); `gate_player`: the player of the gate; `hand_max: N`: only a player with N or fewer cards in "
-        "hand as the effect resolves (Forever Listening)",
-        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
+        "hand as the effect resolves (Forever Listening); `for_each: FILTER`: N times the number of matching cards "
+        "(in play, or the pile `from:` names), counted as the effect resolves (Perished in Flame)",
+        keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int(),
+              "for_each": FilterSchema({"from": FROM})},
         phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
                                 + r.for_each(e.get("for_each"))
                                 + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "

@@ -78,6 +78,8 @@ def _unique(g, cid, want, ctx):
 
 
 def _who(g, who, want, ctx):
+    if want == "target":  # issue 24: the player the ability chose (Weapons at the Door)
+        return who in ctx.targets
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
     if want == "gate_player":
@@ -88,12 +90,14 @@ def _who(g, who, want, ctx):
     return not (want == "loser" and who != challenge_loser(g))
 
 
-@filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost (won) the current or "
-                               "last challenge / by anyone (with `from:`, in every player's pile) / by the player of "
-                               "the gate",
+@filter_key("controller", Words(*WHO.words, "target"), "controlled by you / by an opponent / by the player who lost "
+                               "(won) the current or last challenge / by anyone (with `from:`, in every player's pile) "
+                               "/ by the player of the gate / by the player the ability chose (`target`, with "
+                               "`choose: {player: ...}`)",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
                                         "loser": "the losing player controls", "winner": "the winning player controls",
-                                        "any": "", "gate_player": "that player controls"}[v]))
+                                        "any": "", "gate_player": "that player controls",
+                                        "target": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
@@ -418,7 +422,7 @@ from cards.model import CRESTS  # noqa: E402
                                                 "crest is not a trait",
         phrase=lambda v, r: r.post("with " + r.article(r.join([v] if isinstance(v, str) else v, "or")) + " crest"))
 def _crest(g, cid, want, ctx):
-    return any(w in g.defn(cid).crest for w in _listed(want))
+    return any(w in g.crests(cid) for w in _listed(want))
 
 
 from engine.abilities.registry import FilterSchema, ListOf  # noqa: E402
@@ -708,3 +712,10 @@ def _houses_min(g, cid, want, ctx):
             phrase=lambda v, r: r.post("with the printed trait " + " or ".join([v] if isinstance(v, str) else v)))
 def _printed_trait(g, cid, want, ctx):
     return any(t in g.defn(cid).traits for t in _listed(want))
+
+
+@filter_key("icons_min", Int(minimum=1), "has N or more challenge icons now (issue 24: Student of the Viper, "
+            "`not: {icons_min: 2}`: fewer than two)",
+            phrase=lambda v, r: r.post(f"with {v} or more challenge icons"))
+def _icons_min(g, cid, want, ctx):
+    return len(g.icons(cid)) >= int(want)

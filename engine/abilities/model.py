@@ -76,6 +76,9 @@ class Ability:
     enter play kneeling."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
+    instead_of_claim: bool = False
+    """Issue 24 (the Iron Throne Edition): a passive on ``challenge_won`` that replaces the winning attacker's
+    claim: it resolves when the claim would, and the claim does not happen."""
 
     @property
     def is_save_or_cancel(self) -> bool:

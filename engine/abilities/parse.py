@@ -223,9 +223,13 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     for key in ("text",):
         if key in a:
             Text().check(a[key], where.at(key, a, key))
-    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead", "as_agenda"):
+    for key in ("cannot_be_canceled", "cannot_be_saved", "from_hand", "granted", "from_dead", "as_agenda",
+                "instead_of_claim"):
         if key in a:
             Bool().check(a[key], where.at(key, a, key))
+    if a.get("instead_of_claim") and (kind != "passive" or (when or {}).get("event") != "challenge_won"):
+        raise where.at("instead_of_claim", a, "instead_of_claim").error(
+            "only a passive on 'challenge_won' replaces the claim", "write kind: passive, when: {event: challenge_won}")
     if a.get("as_agenda") and kind not in _TRIGGERED:
         raise where.at("as_agenda", a, "as_agenda").error("only actions, responses and passives work as an agenda")
     if "from_pile" in a:
@@ -303,7 +307,8 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    toll=extra.get("toll"), untargetable=extra.get("untargetable"), allows=extra.get("allows", ()),
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
                    optional_penalty=extra.get("optional_penalty"), enters_kneeling=extra.get("enters_kneeling"),
-                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"), leaves_play=extra.get("leaves_play"))
+                   as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"), leaves_play=extra.get("leaves_play"),
+                   instead_of_claim=bool(a.get("instead_of_claim")))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -540,3 +545,26 @@ character attacks); ``dominance``: it does not count towards their player's tota
 PROHIBIT.keys["max"] = Int(minimum=None)
 """``max`` may be negative where the restriction adds it (``extra_power_to_win: -1``: the player needs 1 less power
 to win, Willas Tyrell)."""
+CONSTANT_MODIFY.keys["lower_penalty"] = Int(minimum=1)
+"""lower_penalty: N: the targets' gold penalties (another House's, MAR-07, and those constants add) come to N
+less, never below 0; the cost itself is not lowered (the Iron Throne Edition's Emissaries: "reduce your gold
+penalty for playing Lannister or Targaryen cards by 1")."""
+
+ABILITY_KEYS["instead_of_claim"] = ("true (a passive on `challenge_won`): the ability replaces the claim of the challenge "
+                                    "its controller wins as the attacker: it resolves when the claim would, and the "
+                                    "claim does not happen (\"instead of the normal claim\")")
+PROHIBITIONS = PROHIBITIONS + ("events", "extra_unopposed_power")
+"""events: the players cannot play event cards (their card abilities stay usable: Dorne's Favored Weapon);
+extra_unopposed_power (max: N): the players claim N more power for each unopposed challenge they win (CHL-19;
+Rise of the Kraken)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+CONSTANT_MODIFY.keys["income"] = Int(minimum=None)
+"""income: N: each target's gold (income) icon gives N more (N may be negative; never below 0): Burned Fields,
+All the Gold in Casterly Rock of the Iron Throne Edition."""
+from cards.model import CRESTS  # noqa: E402
+CONSTANT_MODIFY.keys["add_crests"] = ListOf(Words(*CRESTS))
+"""add_crests: [war, ...]: the targets have these crests too (the Iron Throne Edition's Lord's Battle Standard:
+"the attached character gains the War crest"); the ``crest`` filter sees them."""
+CANNOT = CANNOT + ("military_claim",)
+"""military_claim: the targets cannot be chosen to satisfy a military claim (CHL-14; Marked for Ransom)."""
+CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))

@@ -31,7 +31,7 @@ FILTER_READS: dict[str, frozenset] = {
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
         "printed_strength_min", "strength_highest", "strength_lowest",
-        "printed_icon", "houses_min", "printed_trait")},
+        "printed_icon", "houses_min", "printed_trait", "icons_min")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -58,6 +58,7 @@ CONDITION_READS: dict[str, frozenset] = {
     "plots_chosen": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
     "house_power": frozenset({POWER, CHALLENGE}),  # the power on House cards; `defender`: the challenge
+    "initiative_max": EVERYTHING,  # the same (issue 24: Host of the Bear)
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
@@ -168,7 +169,9 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 ``is_blank``)."""
 
 FILTER_STATS: dict[str, frozenset] = {
-    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
+    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "icons_min": frozenset({ICONS}),
+    "keyword": frozenset({KEYWORDS}),
+    "crest": frozenset({TRAITS}),  # issue 24: crests that constants add (add_crests) count as traits here
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger", "strength_highest",
                                           "strength_lowest")},
@@ -183,8 +186,10 @@ MODIFY_STATS: dict[str, frozenset] = {
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
+    "add_crests": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
-                          "no_house_penalty", "declare_without_icon", "not_counted")},
+                          "no_house_penalty", "declare_without_icon", "not_counted",
+                          "lower_penalty", "income")},
 }
 """A constant's ``modify`` keys and the values they change."""
 

@@ -580,6 +580,14 @@ class Render:
                            f"cost {abs(n)} {'more' if n > 0 else 'less'} gold to play"))
         if m.get("no_house_penalty"):
             parts.append(v("ignore the gold penalty for another House"))
+        if m.get("add_crests"):
+            crests = [f"{c.capitalize()}" for c in m["add_crests"]]
+            parts.append(v(f"gain the {join(crests)} crest" + ("s" if len(crests) > 1 else "")))
+        if m.get("income"):
+            parts.append(v(f"give {signed(m['income'])} gold income (not below 0)"))
+        if m.get("lower_penalty"):
+            parts.append(v(f"have {'their' if subject_plural else 'its'} gold penalty lowered by "
+                           f"{m['lower_penalty']} (not below 0)"))
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
@@ -595,7 +603,8 @@ class Render:
                           "be_saved": "cannot be saved", "attack": "cannot be declared as an attacker",
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered",
-                          "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
+                          "be_removed_from_challenge": "cannot be removed from the challenge",
+                          "military_claim": "cannot be chosen for a military claim"}.get(c, c))
         if m.get("no_kneel"):
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
                          + join(['an attacker' if what == 'attack' else 'a defender' for what in m["no_kneel"]],
@@ -694,6 +703,9 @@ def _constant(a: dict, r: Render) -> list[str]:
                                 + r.filter(dict(p.get("card") or {}), article_="").replace("you control", "")
                                 .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
                                 " is doubled",
+            "events": f"{r.cards(who)} cannot play events",
+            "extra_unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} {p.get('max', 0)} more "
+                                     f"power for each unopposed challenge {r.cards(who)} win{'' if who == 'you' else 's'}",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
         if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
             out[-1] += r.for_each(p["for_each"])
@@ -880,6 +892,8 @@ def _paragraph(a: dict, card: Any = None) -> str:
         extra.append("This ability cannot be canceled.")
     if a.get("cannot_be_saved"):
         extra.append("Cards it kills or discards cannot be saved.")
+    if a.get("instead_of_claim"):
+        extra.append("This replaces the normal claim of that challenge.")
     if a.get("granted"):
         text = "Once enabled \u2014 " + text
     return " ".join([text] + extra)

@@ -478,10 +478,24 @@ def passives_for(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, s
     the order of each player's cards and abilities, then the gates'."""
     if not gates:
         return []
+    return _passives(g, gates, False)
+
+
+def claim_replacements(g: Game, gates: list[dict]) -> list[tuple[int, Ability, dict, str]]:
+    """Issue 24: the passives marked ``instead_of_claim`` that these gates (the ``challenge_won`` of the
+    attacker) trigger: they resolve in place of the claim, in the order of ``passives_for``."""
+    return _passives(g, gates, True)
+
+
+def _passives(g: Game, gates: list[dict], claim: bool) -> list[tuple[int, Ability, dict, str]]:
+    if not gates:
+        return []
     index = _passive_index(g)
     found = []
     for k, gt in enumerate(gates):
         for seq, name, cid, ab in index.get(gt.get("event"), ()):
+            if ab.instead_of_claim != claim:
+                continue
             ctx = Ctx(cid, name, ab, gate=gt)
             if gate_matches(g, ab.when, gt, ctx) and condition_holds(g, ab.condition, ctx):
                 found.append((seq, k, cid, ab, gt, name))
