@@ -1164,7 +1164,8 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             g.state.window.gates.append({"event": "challenge_won", "player": ch.winner, "type": ch.type,
                                          "as": role, "margin": abs(atk - dfn)})
             g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
-                                         "as": "defender" if role == "attacker" else "attacker"})
+                                         "as": "defender" if role == "attacker" else "attacker",
+                                         "margin": abs(atk - dfn)})
         return
         yield
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.abilities.filters import candidates, matches
+from engine.abilities.filters import candidates, dead_strength, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, TrueOnly, Words, condition
+from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, Mapping, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -262,3 +262,28 @@ def _would_discard(g, want, ctx):
     if ev is None or (getattr(ev, "data", None) or {}).get("removal") != "discard":
         return False
     return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())
+
+
+# --- issue 24 (A Song of Night, part 2) ---
+
+def _dead_strength_phrase(v, r) -> str:
+    whose = {"you": "you have", "host_controller": f"the controller of {r.host_noun} has"}[v.get("player", "you")]
+    amount = (f"{v['min']} or more" if "min" in v and "max" not in v else f"{v['max']} or less" if "min" not in v
+              else f"{v['min']} to {v['max']}")
+    return f"{whose} {amount} total STR in {'your' if v.get('player', 'you') == 'you' else 'their'} dead pile"
+
+
+@condition("dead_strength", Mapping({"min": Int(), "max": Int(), "player": Words("you", "host_controller")},
+                                    form="{min: N, max: N, player: you | host_controller}"),
+           "the total printed STR of the cards in the player's dead pile (you, the default, or the controller of "
+           "the card this attachment is on) is at least min and at most max",
+           phrase=_dead_strength_phrase)
+def _dead_strength(g, want, ctx):
+    who = ctx.player
+    if want.get("player") == "host_controller":
+        host = g.card(ctx.source).attached_to
+        if host is None:
+            return False
+        who = g.card(host).controller
+    total = dead_strength(g, who)
+    return total >= want.get("min", 0) and ("max" not in want or total <= want["max"])

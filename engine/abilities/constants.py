@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, house_and_plot_cards, immune_to, immunities_to, matches
+from engine.abilities.filters import (candidates, dead_strength, house_and_plot_cards, immune_to, immunities_to,
+                                      matches)
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MODIFY_STATS, MORIBUND, PHASE,
                                    PILES, POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
@@ -110,6 +111,8 @@ def _restricted_player(g: Game, p: dict, player: str, ctx: Ctx) -> bool:
         if plot is None or not matches(g, plot, dict(p["revealed_plot"]), ctx):
             return False
     if p.get("initiative_below") and not g.initiative(player) < g.initiative(ctx.player):
+        return False
+    if "dead_strength_max" in p and dead_strength(g, player) > int(p["dead_strength_max"]):  # Turncoat Lord
         return False
     return True
 

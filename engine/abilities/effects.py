@@ -665,9 +665,10 @@ def _discard_top_count(g, e, ctx) -> int:
     return int(n)
 
 
-@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller"), "the top card of "
-        "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
-        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; `count: "
+@effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller", "gate_player"),
+        "the top card of that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there "
+        "are); `each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
+        "`gate_player`: of the player of the gate (the loser of a challenge); `count: "
         "target_printed_strength`: as many as the chosen card's printed STR",
         keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),

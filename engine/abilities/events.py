@@ -57,8 +57,8 @@ event("challenge_won", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(
       "is determined (the winner, type, as attacker or defender; `by_min: N`: won by N or more STR)",
       opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'win')} {r.challenge(w)}")
-event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS}, "a challenge's loser is determined (the "
-      "loser, type, as attacker or defender)", opened_by=(FLOW,),
+event("challenge_lost", {"player": PLAYER, "type": TYPE, "as": AS, "by_min": Int(minimum=1)}, "a challenge's loser "
+      "is determined (the loser, type, as attacker or defender; `by_min: N`: lost by N or more STR)", opened_by=(FLOW,),
         phrase=lambda w, r: f"after {r.event_player(w, 'lose')} {r.challenge(w)}")
 event("challenge_resolved", {"type": TYPE, "player": PLAYER}, "a challenge has been resolved, whether or not "
       "anybody won it (type, the attacker): its winner, claim, unopposed power, Renown and Deadly are done",

@@ -649,3 +649,16 @@ def _strength_highest(g, cid, want, ctx):
 def _strength_lowest(g, cid, want, ctx):
     mine = g.strength(cid)
     return g.card_type(cid) == "character" and all(g.strength(c) >= mine for c in in_play_of_type(g, "character"))
+
+
+def dead_strength(g: Game, player: str) -> int:
+    """The total STR in the player's dead pile: the printed STR of the cards in it (A Song of Night's Battlefields
+    and Stalwarts: "4 or more total STR in your dead pile")."""
+    return sum(g.defn(c).strength or 0 for c in g.player(player).dead)
+
+
+@filter_key("strength_below_dead_strength", TrueOnly(), "current STR lower than the total STR in your dead pile (the "
+                                                        "printed STR of its cards: Dreadfort Captain)",
+            phrase=lambda v, r: r.post("with STR lower than the total STR in your dead pile"))
+def _strength_below_dead_strength(g, cid, want, ctx):
+    return g.strength(cid) < dead_strength(g, ctx.player)

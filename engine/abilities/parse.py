@@ -512,3 +512,13 @@ those types without the icon (they do not gain it: The Night's Watch agenda)."""
 CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
 """not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
 lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
+
+PROHIBIT.keys["dead_strength_max"] = Int()
+"""dead_strength_max: N: the restriction binds only the players with N or less total STR in their dead pile (Turncoat
+Lord: "opponents with less than 4 total STR in their dead pile", ``dead_strength_max: 3``)."""
+
+PROHIBITIONS = PROHIBITIONS + ("extra_challenges",)
+"""extra_challenges (with max: N, type): those players may initiate N more challenges of that type (of any type
+without ``type``) in the challenges phase, while the ``if`` holds (GEN-01; Deepwood Motte, the lasting form is the
+``extra_challenge`` effect)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

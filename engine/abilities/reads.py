@@ -30,7 +30,7 @@ FILTER_READS: dict[str, frozenset] = {
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
-        "printed_strength_min", "strength_highest", "strength_lowest")},
+        "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -49,7 +49,7 @@ WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
-    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours")},
+    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours", "dead_strength")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
@@ -167,7 +167,7 @@ FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger", "strength_highest",
-                                          "strength_lowest")},
+                                          "strength_lowest", "strength_below_dead_strength")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 

@@ -623,12 +623,16 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(p, dict):
         who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
         what = p.get("what")
-        if who != "you" and ("revealed_plot" in p or p.get("initiative_below")):  # issue 24: only some players
+        if who != "you" and ("revealed_plot" in p or p.get("initiative_below")
+                             or "dead_strength_max" in p):  # issue 24: only some players
             out.append(("each opponent" if who == "opponent" else "each player")
                        + (" with " + r.filter({"type": "plot", **p["revealed_plot"]}) + " revealed"
                           if "revealed_plot" in p else "")
                        + (" with a lower total initiative than yours" if p.get("initiative_below") else "")
+                       + (f" with {p['dead_strength_max']} or less total STR in their dead pile"
+                          if "dead_strength_max" in p else "")
                        + {"declare_defenders": " cannot declare defenders",
+                          "unopposed_power": " claims no power for unopposed challenges",
                           "defenders": f" cannot declare more than {count(p.get('max', 0), 'defender')} in a "
                                        "challenge"}.get(what, f" cannot {str(what).replace('_', ' ')}"))
             p = None
@@ -661,6 +665,9 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "
+                                + (f"{p['type']} " if p.get("type") else "")
+                                + f"{'challenge' if p.get('max', 0) == 1 else 'challenges'} in the challenges phase",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
