@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.abilities.filters import candidates, dead_strength, matches
+from engine.abilities.filters import candidates, dead_strength, house_and_plot_cards, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, Mapping, TrueOnly, Words, condition
 from engine.state import CHALLENGE_TYPES, PHASES
@@ -48,7 +48,7 @@ def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
     need = f.pop("count_min", 1 if "count_max" not in f else 0)
     most = f.pop("count_max", None)
     f.update(fixed)
-    n = len(candidates(g, f, ctx, any_player=any_player))
+    n = len(candidates(g, f, ctx, any_player=any_player)) + len(house_and_plot_cards(g, f, ctx))  # C-18
     return n >= need and (most is None or n <= most)
 
 

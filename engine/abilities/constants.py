@@ -114,6 +114,9 @@ def _restricted_player(g: Game, p: dict, player: str, ctx: Ctx) -> bool:
         return False
     if "dead_strength_max" in p and dead_strength(g, player) > int(p["dead_strength_max"]):  # Turncoat Lord
         return False
+    if "unless_controls" in p and any(g.card(c).controller == player  # Muster the Realm!
+                                      for c in candidates(g, {**p["unless_controls"], "controller": "any"}, ctx)):
+        return False
     return True
 
 

@@ -167,3 +167,10 @@ event("house_power_claimed", {"player": PLAYER}, "a player claims power for his 
 event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealth: it has chosen a character that "
       "cannot defend this challenge (CHL-06; card: the attacker, player: the attacking player)", opened_by=(FLOW,),
       phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")
+
+
+# --- issue 24 (A Song of Night, part 2) ---
+event("strength_changed", {"card": CARD, "player": PLAYER}, "a card effect's lasting modifier raises or lowers a "
+      "card's STR (card, its controller; the `modify` effect with a `strength`: a constant whose bonus starts or ends "
+      "opens no gate)", opened_by=(EFFECTS,),
+      phrase=lambda w, r: f"after {r.event_card(w)} has its STR raised or lowered")

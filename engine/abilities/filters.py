@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 SOURCE_CLASS = {"character": "character abilities", "location": "location abilities",
                 "attachment": "attachments", "event": "events", "plot": "plots", "agenda": "agendas",
                 "house": "house cards"}
-WHO = Words("you", "opponent", "loser", "any")
+WHO = Words("you", "opponent", "loser", "any", "gate_player")
 """``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile")."""
+every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of the
+gate that triggered the ability ("controlled by that player": Cotter Pyke)."""
 
 
 def _listed(want) -> list:
@@ -78,13 +79,17 @@ def _unique(g, cid, want, ctx):
 def _who(g, who, want, ctx):
     if want == "you" and who != ctx.player or want == "opponent" and who == ctx.player:
         return False
+    if want == "gate_player":
+        return who == (ctx.gate or {}).get("player")
     return not (want == "loser" and who != challenge_loser(g))
 
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
-                               "challenge / by anyone (with `from:`, in every player's pile)",
+                               "challenge / by anyone (with `from:`, in every player's pile) / by the player of the "
+                               "gate (`gate_player`)",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
-                                        "loser": "the losing player controls", "any": ""}[v]))
+                                        "loser": "the losing player controls", "any": "",
+                                        "gate_player": "that player controls"}[v]))
 def _controller(g, cid, want, ctx):
     return _who(g, g.card(cid).controller, want, ctx)
 
@@ -92,7 +97,8 @@ def _controller(g, cid, want, ctx):
 @filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
                           "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
-                                        "loser": "the losing player owns", "any": ""}[v]))
+                                        "loser": "the losing player owns", "any": "",
+                                        "gate_player": "that player owns"}[v]))
 def _owner(g, cid, want, ctx):
     return _who(g, g.card(cid).owner, want, ctx)
 
@@ -662,3 +668,10 @@ def dead_strength(g: Game, player: str) -> int:
             phrase=lambda v, r: r.post("with STR lower than the total STR in your dead pile"))
 def _strength_below_dead_strength(g, cid, want, ctx):
     return g.strength(cid) < dead_strength(g, ctx.player)
+
+
+@filter_key("icons_max", Int(), "has N challenge icons or fewer now (\"fewer than 2 icons\" is `icons_max: 1`)",
+            phrase=lambda v, r: r.post(f"with {v} or fewer challenge icons" if v != 1 else "with 1 challenge icon or "
+                                                                                            "none"))
+def _icons_max(g, cid, want, ctx):
+    return len(g.icons(cid)) <= want

@@ -522,3 +522,9 @@ PROHIBITIONS = PROHIBITIONS + ("extra_challenges",)
 without ``type``) in the challenges phase, while the ``if`` holds (GEN-01; Deepwood Motte, the lasting form is the
 ``extra_challenge`` effect)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["max"] = Int(minimum=None)
+"""max may be below 0 where the restriction adds to a count: ``{what: extra_doomed, max: -1, player: you}``, "you need
+one more Doomed card in your dead pile to be eliminated" (Crazed Doomsayer)."""
+PROHIBIT.keys["unless_controls"] = FilterSchema()
+"""unless_controls: FILTER: the restriction binds only the players who control no card in play that matches (Muster
+the Realm!: no military challenges for a player without an Army character)."""

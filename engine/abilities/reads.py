@@ -30,7 +30,7 @@ FILTER_READS: dict[str, frozenset] = {
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
-        "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength")},
+        "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength", "icons_max")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -164,7 +164,8 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 ``is_blank``)."""
 
 FILTER_STATS: dict[str, frozenset] = {
-    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
+    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "icons_max": frozenset({ICONS}),
+    "keyword": frozenset({KEYWORDS}),
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger", "strength_highest",
                                           "strength_lowest", "strength_below_dead_strength")},

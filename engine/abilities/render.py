@@ -624,15 +624,18 @@ def _constant(a: dict, r: Render) -> list[str]:
         who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
         what = p.get("what")
         if who != "you" and ("revealed_plot" in p or p.get("initiative_below")
-                             or "dead_strength_max" in p):  # issue 24: only some players
+                             or "dead_strength_max" in p or "unless_controls" in p):  # issue 24: only some players
             out.append(("each opponent" if who == "opponent" else "each player")
                        + (" with " + r.filter({"type": "plot", **p["revealed_plot"]}) + " revealed"
                           if "revealed_plot" in p else "")
                        + (" with a lower total initiative than yours" if p.get("initiative_below") else "")
                        + (f" with {p['dead_strength_max']} or less total STR in their dead pile"
                           if "dead_strength_max" in p else "")
+                       + (" who controls no " + r.filter(p["unless_controls"], article_="")
+                          if "unless_controls" in p else "")
                        + {"declare_defenders": " cannot declare defenders",
                           "unopposed_power": " claims no power for unopposed challenges",
+                          "challenges": f" cannot initiate {p.get('type', '')} challenges".replace("  ", " "),
                           "defenders": f" cannot declare more than {count(p.get('max', 0), 'defender')} in a "
                                        "challenge"}.get(what, f" cannot {str(what).replace('_', ' ')}"))
             p = None
@@ -661,8 +664,11 @@ def _constant(a: dict, r: Render) -> list[str]:
             "only_characters": f"{r.cards(who)} may play character cards only",
             "defenders": f"{r.cards(who)} cannot declare more than {count(p.get('max', 0), 'defender')} in a "
                          "challenge",
-            "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
-                            f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
+            "extra_doomed": (f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
+                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile"
+                             if p.get("max", 0) >= 0 else
+                             f"{r.cards(who)} need{'' if who == 'you' else 's'} {-p['max']} more Doomed "
+                             f"{'card' if p['max'] == -1 else 'cards'} in {r.their(who)} dead pile to be eliminated"),
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
             "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "
