@@ -722,6 +722,10 @@ def defined_x(g: Game, player: str, cid: int) -> int | None:
     return None
 
 
+ALL_OF_THE_COST = 10 ** 6
+"""``lower_cost: {by: all}``: more than any cost, so that it is 0 (never below 0, COS-12)."""
+
+
 def lower_cost(g: Game, player: str, cid: int) -> int:
     """How much a card's own ``lower_cost`` constants take off the cost of playing it from hand (its
     condition read with the player as its controller)."""
@@ -736,6 +740,8 @@ def lower_cost(g: Game, player: str, cid: int) -> int:
         ctx = Ctx(cid, player, ab)
         if not condition_holds(g, ab.condition, ctx):
             continue
+        if lc["by"] == "all":  # issue 24 (Vanguard Ranger): "reduce the cost to 0", penalties included
+            return ALL_OF_THE_COST
         n = count_for_each(g, lc["for_each"], ctx) if "for_each" in lc else 1
         total += int(lc["by"]) * n
     return total

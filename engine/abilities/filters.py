@@ -675,3 +675,17 @@ def _strength_below_dead_strength(g, cid, want, ctx):
                                                                                             "none"))
 def _icons_max(g, cid, want, ctx):
     return len(g.icons(cid)) <= want
+
+
+@filter_key("controller_dead_strength_min", Int(), "controlled (a card in a pile or a hand: owned) by a player with N "
+                                                   "or more total STR in his dead pile",
+            phrase=lambda v, r: r.post(f"whose controller has {v} or more total STR in their dead pile"))
+def _controller_dead_strength_min(g, cid, want, ctx):
+    return dead_strength(g, g.card(cid).controller) >= want
+
+
+@filter_key("controller_dead_strength_max", Int(), "controlled (a card in a pile or a hand: owned) by a player with N "
+                                                   "or less total STR in his dead pile",
+            phrase=lambda v, r: r.post(f"of a player with {v} or less total STR in their dead pile"))
+def _controller_dead_strength_max(g, cid, want, ctx):
+    return dead_strength(g, g.card(cid).controller) <= want

@@ -528,3 +528,6 @@ one more Doomed card in your dead pile to be eliminated" (Crazed Doomsayer)."""
 PROHIBIT.keys["unless_controls"] = FilterSchema()
 """unless_controls: FILTER: the restriction binds only the players who control no card in play that matches (Muster
 the Realm!: no military challenges for a player without an Army character)."""
+LOWER_COST.keys["by"] = Either(Int(minimum=1), Words("all"), form="N | all")
+"""lower_cost by: all: the cost to play the card is 0, whatever its penalties (Vanguard Ranger: "reduce the cost to
+play it to 0")."""

@@ -690,7 +690,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             per = " for each gold in your gold pool"
         elif isinstance(lc.get("for_each"), dict):
             per = " for each " + r.filter(lc["for_each"], article_="")
-        out.append(f"this card costs {lc['by']} gold less to play{per}")
+        out.append("this card costs nothing to play" if lc["by"] == "all"
+                   else f"this card costs {lc['by']} gold less to play{per}")
     for what in a.get("no_kneel") or ():
         side = "attacker" if what == "attack" else "defender"
         out.append(f"this card does not kneel when declared as {article(side)}")
