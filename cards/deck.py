@@ -740,15 +740,25 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
     by_agenda = f" with the agenda {deck.agenda.name!r}" if deck.agenda is not None else ""
 
     # DCK-01: exactly 7 plots (an agenda may allow more: Kings of Deceit), no two with one title.
-    plots_allowed = rules.get("plots", PLOT_DECK_SIZE)
+    # Princes of the South (extra_plot_copy): an eighth plot, a second copy of one of the seven.
+    extra_copy = bool(rules.get("extra_plot_copy"))
+    plots_allowed = rules.get("plots", PLOT_DECK_SIZE + (1 if extra_copy else 0))
     if not PLOT_DECK_SIZE <= len(deck.plots) <= max(plots_allowed, PLOT_DECK_SIZE):
         needs = f"exactly {PLOT_DECK_SIZE}" if plots_allowed <= PLOT_DECK_SIZE else \
             f"{PLOT_DECK_SIZE} to {plots_allowed}{by_agenda}"
         add(Problem("DCK-01", f"the plot deck has {_count(len(deck.plots), 'card')}; it needs {needs}"))
+    spare = 1 if extra_copy and len(deck.plots) > PLOT_DECK_SIZE else 0
     for copies in _titles(deck.plots).values():
-        if len(copies) > 1:
+        if len(copies) > 1 + spare:
             add(Problem("DCK-01", f"the plot deck has {len(copies)} copies of {copies[0].name!r}; "
-                                  "every plot must have a different title", copies[0]))
+                                  + ("every plot must have a different title" if not extra_copy else
+                                     f"only one plot may have a second copy{by_agenda}, as an eighth plot"),
+                        copies[0]))
+        elif len(copies) == 2 and spare:
+            spare = 0
+    if spare and len(deck.plots) == PLOT_DECK_SIZE + 1:
+        add(Problem("DCK-01", f"the plot deck has {_count(len(deck.plots), 'card')} with different titles; "
+                              f"the eighth plot{by_agenda} must be a second copy of one of the others"))
 
     # DCK-02: at least 60 House-deck cards (an agenda may say another number: Kings of Salt and Rock).
     size = sum(1 for c in deck.cards if c.type in HOUSE_DECK_TYPES)
@@ -815,7 +825,8 @@ def check_deck(deck: Deck, *, casual: bool = False, fmt: str = "joust",
 
 def agenda_deck_rules(agenda: CardDef | None) -> dict:
     """The deck-building rules an agenda's ability data gives (a constant's ``deck``, docs/abilities.md):
-    ``no_neutral`` (card types), ``house_deck_min`` and ``plots`` (numbers); {} without any. The data is
+    ``no_neutral`` (card types), ``house_deck_min`` and ``plots`` (numbers), ``extra_plot_copy`` (true); {}
+    without any. The data is
     read as it is (``cards`` does not import the engine, whose parser checks it)."""
     rules: dict = {}
     for a in (agenda.abilities if agenda is not None else ()):

@@ -361,6 +361,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
         yield from settle_destinations(g, ab.effect, ctx)
         if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
             yield from settle_destinations(g, ab.then, ctx)
+            yield from triggers.prepare_flow(g, ab.then, ctx)  # issue 24: a `chooses` of the then, made now
             yield from run_effects(g, ab.then, ctx)
 
     ev.initiate, ev.execute = initiate, execute
@@ -566,6 +567,7 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
         yield from save_cancel_step(g, ev, g.first_player)
     if not ev.cancelled:
         if (yield from run_effects(g, ab.effect, ctx)) and ab.then:
+            yield from triggers.prepare_flow(g, ab.then, ctx)  # issue 24: a `chooses` of the then, made now
             yield from run_effects(g, ab.then, ctx)
         yield from terminal_check(g)
 
@@ -718,6 +720,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
                     not triggers.control_problem(g, name, host):
                 g.set_controller(host, name)  # CTL-02: for as long as it stays attached
                 g.log(f"{name} takes control of {g.name(host)}")
+                if g.state.window is not None:  # issue 24: Punishment of Thieves
+                    g.state.window.gates.append({"event": "control_taken", "card": host, "player": name})
         else:
             g.put_in_play(cid, name)
             g.card(cid).x = x
@@ -1049,6 +1053,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     st.challenge = ch
     st.challenge_serial += 1
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
+    st.counters[f"challenged:{name}:{ch.defender}"] = st.phase_serial  # issue 24: the `challengers` selector
     triggers.pay_challenge_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
     yield from pay_tolls(g, name, legality.declare_tolls(g, name, answer))  # core-d: GEN-01
     need = triggers.influence_tolls(g, "attack", ch.attackers)  # issue 24: Banished, In Chains
@@ -1316,7 +1321,8 @@ def pay_chosen_costs(g: Game, player: str, cid: int, ab, ctx) -> Flow:
     for word, n, found in triggers.chosen_costs(g, player, cid, ab, ctx):
         picks = list(found[:n])
         if n and len(found) > n:
-            what = {"kill": "kill", "discard": "discard from play", "power": "discard 1 power from"}[word]
+            what = {"kill": "kill", "discard": "discard from play", "power": "discard 1 power from",
+                    "discard_in_hand": "discard from your hand", "leave_challenge": "remove from the challenge"}[word]
             decision = Decision("choose", player, f"{g.name(cid)}: choose {n} card{'s' if n != 1 else ''} to {what} "
                                 f"for its cost", choices=list(found), min_count=n, max_count=n,
                                 checker=legality.selection_checker(g, list(found), n, n, "a card that can pay the cost",

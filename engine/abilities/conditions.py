@@ -287,3 +287,54 @@ def _dead_strength(g, want, ctx):
         who = g.card(host).controller
     total = dead_strength(g, who)
     return total >= want.get("min", 0) and ("max" not in want or total <= want["max"])
+# --- issue 24 (Five Kings Edition, fk5): what a discard from the top of a deck found ---
+
+DISCARDED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int()},
+                         form="{FILTER..., count_min: N, count_max: N}")
+
+
+@condition("discarded", DISCARDED, "at least count_min (default 1) and at most count_max of the cards this "
+           "ability's `discard_top` discarded match (\"if 2 or more non-character cards are discarded this way\": "
+           "Whirlpool, Here Is My Husband)",
+           phrase=lambda v, r: "the cards discarded this way include " + r.counted(v))
+def _discarded(g, want, ctx):
+    f = dict(want)
+    need = f.pop("count_min", 1 if "count_max" not in f else 0)
+    most = f.pop("count_max", None)
+    n = sum(1 for c in ctx.discarded if matches(g, c, f, ctx))
+    return n >= need and (most is None or n <= most)
+# --- issue 24 (CCG A House of Talons) additions ---
+
+from engine.abilities.registry import Mapping  # noqa: E402
+
+_HOUSE_POWER_WHO = {"you": "you have", "opponent": "an opponent has", "any": "a player has",
+                    "defender": "the defending player has"}
+
+
+def _house_power_phrase(v, r) -> str:
+    amount = (f"{v['min']} or more" if "max" not in v else f"{v['max']} or fewer" if "min" not in v
+              else f"{v['min']} to {v['max']}")
+    who = v.get("player", "you")
+    return f"{_HOUSE_POWER_WHO[who]} {amount} power on {'your' if who == 'you' else 'his'} House card"
+
+
+@condition("house_power", Mapping({"player": Words(*_HOUSE_POWER_WHO), "min": Int(), "max": Int()},
+                                  form="{player: you | opponent | any | defender, min: N, max: N}",
+                                  what="house_power"),
+           "the power on a House card is at least `min` and at most `max`: on yours (`player: you`, the "
+           "default), on an opponent's (`opponent`: any one of them), on any player's (`any`), or on the "
+           "defending player's in the current challenge (`defender`) (the CCG's \"while you have 6 power or "
+           "more on your House\")",
+           phrase=_house_power_phrase)
+def _house_power(g, want, ctx):
+    who = want.get("player", "you")
+    if who == "you":
+        names = [ctx.player]
+    elif who == "defender":
+        ch = g.state.challenge
+        names = [] if ch is None or ch.ended else [ch.defender]
+    else:
+        names = [p.name for p in g.state.players if not p.eliminated
+                 and (who == "any" or p.name != ctx.player)]
+    low, high = want.get("min", 0), want.get("max")
+    return any(low <= g.house_power(n) and (high is None or g.house_power(n) <= high) for n in names)

@@ -50,29 +50,39 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
 def extra_power_to_win(g: Game, player: str) -> int:
     """Issue 24 (Balon's Follower): the power ``player`` needs beyond 15 to win, one ``prohibit: {what:
     extra_power_to_win, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_power_to_win"))
 
 
 def extra_doomed(g: Game, player: str) -> int:
     """Issue 24 (Great Pyramid of Meereen): the Doomed cards ``player`` is considered to have in his dead pile
     beyond the real ones, one ``prohibit: {what: extra_doomed, max: N}`` in play after another."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_doomed"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_doomed"))
 def extra_claim(g: Game, player: str) -> int:
     """Issue 24 (Dragonstone): how much higher the claim of ``player``'s revealed plot is, one ``prohibit:
     {what: extra_claim, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_claim"))
 
 
 def extra_prohibited(g: Game, player: str, what: str) -> int:
     """Issue 24 (A Beggared Realm, Winter is Coming): the sum of the ``max`` of the player's ``prohibit: {what:
     extra_income | extra_strength, max: N}`` in play."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, what))
 
 
 def extra_initiative(g: Game, player: str) -> int:
     """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
     extra_initiative, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_initiative"))
+
+
+def _max_of(g: Game, cid: int, p: dict) -> int:
+    """A restriction's ``max`` (the N of "N more"), times the count of its ``for_each`` when it has one, read
+    now as its card's controller's (issue 24: Bitterbridge Tourney Grounds, "for each Power Struggle plot in your
+    used pile")."""
+    n = int(p.get("max", 0))
+    if "for_each" in p:
+        n *= count_for_each(g, p["for_each"], Ctx(cid, g.state.cards[cid].controller, None))
+    return n
 
 
 def prohibitions(g: Game, player: str, what: str):

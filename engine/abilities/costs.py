@@ -174,7 +174,7 @@ def reducers_for(g: Game, player: str, cid: int, kind: str = "gold") -> list[int
     """Indices of every waiting reduction of that kind (gold, or influence: ``reduce_influence``) that
     applies to playing ``cid``: all of them apply to it (COS-07 d) and it uses them all up."""
     return [i for i, r in enumerate(g.state.reducers)
-            if r["player"] == player and r.get("kind", "gold") == kind
+            if r["player"] in (player, "any") and r.get("kind", "gold") == kind
             and matches(g, cid, r["filter"], Ctx(r["source"], player))]
 
 
@@ -416,17 +416,22 @@ cost("influence_x", TrueOnly(), "pay X influence, X chosen by the player (the an
 # play" (The Wall), "discard 1 power from a character you control" (Selyse Baratheon). The check only says a
 # card can pay; in step 1e the player chooses which (``chosen_costs``: the flow asks), and ``pay_chosen`` pays.
 
-CHOSEN_COSTS = ("kill", "discard", "power")
+CHOSEN_COSTS = ("kill", "discard", "power", "discard_in_hand", "leave_challenge")
 
 
 def _chosen_filter(g: Game, cid: int, word: str, value) -> tuple[dict, int]:
     f = dict(value) if isinstance(value, dict) else {}
     n = int(f.pop("count", 1))
+    if word == "discard_in_hand":  # issue 24: cards of your own hand (Ser Mandon Moore)
+        f["from"] = "hand"
+        return f, n
     f["controller"] = "you"
     if word == "power":
         f["power_min"] = 1
     else:
         f["moribund"] = False
+    if word == "leave_challenge":  # issue 24: one of your participants (A Test of Arms)
+        f["participating"] = True
     return f, n
 
 
@@ -438,6 +443,10 @@ def chosen_candidates(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, wor
         found = [c for c in found if not g.cannot(c, "be_killed")]
     elif word == "discard":
         found = [c for c in found if not g.cannot(c, "be_discarded")]
+    elif word == "leave_challenge":
+        found = [c for c in found if not g.cannot(c, "be_removed_from_challenge")]
+    elif word == "discard_in_hand" and g.card(cid).zone == "hand":
+        found = [c for c in found if c != cid]  # an event played from hand does not pay for itself
     if ab.cost.get("discard_self") or ab.cost.get("kill_self"):
         found = [c for c in found if c != cid]
     return found, n
@@ -447,7 +456,8 @@ def _check_chosen(word: str):
     def check(g, player, cid, ab, ctx, value):
         found, n = chosen_candidates(g, player, cid, ab, ctx, word)
         if len(found) < n:
-            what = {"kill": "to kill", "discard": "to discard from play", "power": "with power to discard"}[word]
+            what = {"kill": "to kill", "discard": "to discard from play", "power": "with power to discard",
+                    "discard_in_hand": "in hand to discard", "leave_challenge": "participating to remove"}[word]
             return f"{g.name(cid)}: {player} controls no card {what} for its cost (COS-05, COS-06)"
         return None
     return check
@@ -464,11 +474,17 @@ def chosen_costs(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list[
 
 
 def pay_chosen(g: Game, word: str, cards: list[int]) -> None:
-    """Pay a chosen-card cost: kill or discard the cards (they become moribund, MOR-01), or discard 1 power
-    from each."""
+    """Pay a chosen-card cost: kill or discard the cards (they become moribund, MOR-01), discard 1 power
+    from each, discard them from the hand, or remove them from the challenge."""
+    ch = g.state.challenge
     for c in cards:
         if word == "power":
             g.card(c).power -= 1
+        elif word == "discard_in_hand":
+            g.move_to_pile(c, "discard")
+        elif word == "leave_challenge":
+            if ch is not None and c in ch.attackers + ch.defenders:
+                (ch.attackers if c in ch.attackers else ch.defenders).remove(c)
         else:
             g.remove(c, "dead" if word == "kill" else "discard")
 
@@ -486,3 +502,12 @@ cost("power", _COUNTED, "discard 1 power from each of that many cards you contro
      "chosen as the cost is paid", pay=_no_pay,
      phrase=lambda v, r: "discard 1 power from " + r.counted({"controller": "you", **v},
                                                             exactly=v.get("count", 1)))(_check_chosen("power"))
+cost("discard_in_hand", _COUNTED, "discard from your hand cards that match (default 1), chosen as the cost is "
+     "paid (Ser Mandon Moore: `{type: attachment}`)", pay=_no_pay,
+     phrase=lambda v, r: "discard " + r.counted(v, exactly=v.get("count", 1)) + " from your hand")(
+    _check_chosen("discard_in_hand"))
+cost("leave_challenge", _COUNTED, "remove from the current challenge participating cards you control that match "
+     "(default 1), chosen as the cost is paid (A Test of Arms: `{type: character, crest: war}`)", pay=_no_pay,
+     phrase=lambda v, r: "remove " + r.counted({"controller": "you", "participating": True, **v},
+                                               exactly=v.get("count", 1)) + " from the challenge")(
+    _check_chosen("leave_challenge"))

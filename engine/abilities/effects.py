@@ -154,8 +154,10 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house", "gate_house")
-"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim)."""
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house")
+"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim);
+``each_opponent_house``: the House card of each opponent, one after the other (issue 24: The Iron Throne of
+the Iron Throne Edition)."""
 
 
 def _power(g, name, e, arg, ctx):
@@ -166,7 +168,13 @@ def _power(g, name, e, arg, ctx):
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src == "gate_house":
+    if src == "each_opponent_house":  # issue 24: N power from each opponent's House, in turn
+        done = [_power(g, name, {**e, "from": {"house_of_player": who}}, n, ctx)
+                for who in select(g, "each_opponent", ctx)]
+        return any(done)
+    if isinstance(src, dict) and "house_of_player" in src:
+        holder = g.player(src["house_of_player"]).house_card
+    elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
     elif src in ("opponent_house",):
@@ -195,6 +203,8 @@ def _power(g, name, e, arg, ctx):
 
 
 def _power_holders(g, src, ctx) -> list[int]:
+    if src == "each_opponent_house":
+        return [g.player(who).house_card for who in select(g, "each_opponent", ctx)]
     if src == "opponent_house":
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
@@ -232,7 +242,7 @@ POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | c
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
         "gate_house`: the power the gate's player has just claimed for his House, from his House card "
-        "(`house_power_claimed`)",
+        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
         phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
                                 f"{r.power_place(e.get('from', 'opponent_house'))} "
@@ -490,6 +500,8 @@ def _take_control(g, e, arg, ctx):
         c = g.card(cid)
         if c.zone == "in_play" and c.controller != ctx.player and not control_problem(g, ctx.player, cid):
             g.set_controller(cid, ctx.player)
+            if g.state.window is not None:  # issue 24: Punishment of Thieves
+                g.state.window.gates.append({"event": "control_taken", "card": cid, "player": ctx.player})
             if e.get("until"):  # given back by Game.expire
                 g.state.effects.append(Effect(cid, "control", ctx.player, e["until"], ctx.source))
             g.log(f"{ctx.player} takes control of {g.name(cid)} ({g.name(ctx.source)})"
@@ -666,10 +678,12 @@ def _discard_top_count(g, e, ctx) -> int:
 
 
 @effect("discard_top", Words("you", "opponent", "target", "each_opponent", "target_controller", "gate_player"),
-        "the top card of that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there "
-        "are); `each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
-        "`gate_player`: of the player of the gate (the loser of a challenge); `count: "
-        "target_printed_strength`: as many as the chosen card's printed STR",
+        "the top card of "
+        "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
+        "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
+        "`gate_player`: of the player of the gate; `count: "
+        "target_printed_strength`: as many as the chosen card's printed STR (the condition `discarded` reads the "
+        "cards it discarded)",
         keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
         phrase=_discard_top_phrase)
@@ -682,6 +696,7 @@ def _discard_top(g, e, arg, ctx):
                 break
             cid = deck[0]
             g.move_to_pile(cid, "discard")
+            ctx.discarded.append(cid)
             g.log(f"{who} discards {g.name(cid)} from the top of the deck ({g.name(ctx.source)})")
             done = True
     return done
@@ -757,9 +772,12 @@ def _reduce(g, e, arg, ctx):
         g.log(f"{ctx.player}'s next matching card costs its printed cost less ({g.name(ctx.source)})")
         return True
     n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
-    g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
-                             "until": e.get("until", "phase"), "source": ctx.source})
-    g.log(f"{ctx.player}'s next matching card costs {n} less ({g.name(ctx.source)})")
+    who = "any" if e.get("player") == "any" else ctx.player  # issue 24: Tobho Mott's Armory
+    g.state.reducers.append({"player": who, "amount": -n if e.get("raise") else n,
+                             "filter": dict(e.get("card") or {}), "until": e.get("until", "phase"),
+                             "source": ctx.source})
+    g.log(f"{'the' if who == 'any' else ctx.player + chr(39) + 's'} next matching card costs {n} "
+          f"{'more' if e.get('raise') else 'less'} ({g.name(ctx.source)})")
     return True
 
 
@@ -928,6 +946,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
     f = dict(arg)
     ctx.chosen, ctx.unchosen = [], []
     for chooser in select(g, e.get("by", "you"), ctx):
+        if "unless" in e and condition_holds(g, dict(e["unless"]), Ctx(ctx.source, chooser, ctx.ability)):
+            continue  # issue 24: this player is not one of those who choose (Battle of Oxcross)
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
@@ -1605,6 +1625,7 @@ def _copy_when_revealed(g: Game, e: dict, arg: Any, ctx: Ctx):
     yield from prepare_flow(g, ab.effect, sub)
     ok = yield from execute_flow(g, ab.effect, sub)
     if ok and ab.then:
+        yield from prepare_flow(g, ab.then, sub)  # issue 24: a `chooses` of the then, made now
         ok = yield from execute_flow(g, ab.then, sub)
     return ok
 
@@ -2099,3 +2120,48 @@ def _forbid_responses(g, e, arg, ctx):
 REGISTRY["effect"]["chooses"].keys["count_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the cards that match, yours in a pile with "
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
+
+
+# --- issue 24 (CCG Five Kings Edition, part 6) additions ---
+
+REGISTRY["effect"]["chooses"].keys["unless"] = _Condition()
+REGISTRY["effect"]["chooses"].doc += (" (`unless: CONDITION`: a chooser for whom the condition holds, read as his "
+                                      "own, chooses nothing: \"each player who has not won a military challenge\", "
+                                      "Battle of Oxcross)")
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*REGISTRY["effect"]["chooses"].keys["by"].words, "challengers")
+
+
+def _reduce_phrase(v, e, r) -> str:
+    who = "any player plays" if e.get("player") == "any" else "you play"
+    by = "its printed cost" if v == "printed_cost" else f"{v} gold"
+    verb = "raise" if e.get("raise") else "reduce"
+    return (f"{verb} the cost of the next {r.filter(e.get('card') or {}, article_='')} {who} this "
+            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each")))
+
+
+REGISTRY["effect"]["reduce"].keys["player"] = Words("you", "any")
+REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
+REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
+REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
+                                     "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
+# --- issue 24 (Five Kings Edition, fk5) ---
+
+@effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "
+        "then puts as many cards from the top of his deck into his hand (not a draw, DRW-04: The Promise of Victory)",
+        phrase=lambda v, e, r: r.subject(v, "put every card in hand on the bottom of the deck, then take as many "
+                                            "cards from the top of it into hand"))
+def _replace_hand(g, e, arg, ctx):
+    who = _deck_of(g, arg, ctx)
+    if who is None:
+        return False
+    p = g.player(who)
+    hand = list(p.hand)
+    for cid in hand:
+        g.move_to_pile(cid, "deck", top=False)
+    for _ in range(len(hand)):
+        if not p.deck:
+            break
+        g.move_to_pile(p.deck[0], "hand")
+    g.log(f"{who} puts {len(hand)} card{'s' if len(hand) != 1 else ''} from hand on the bottom of the deck and "
+          f"takes as many from its top ({g.name(ctx.source)})")
+    return bool(hand)

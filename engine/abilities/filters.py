@@ -21,8 +21,8 @@ SOURCE_CLASS = {"character": "character abilities", "location": "location abilit
                 "house": "house cards"}
 WHO = Words("you", "opponent", "loser", "any", "gate_player")
 """``loser``: the player who lost the current (or last) challenge ("controlled by the losing player"); ``any``:
-every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of the
-gate that triggered the ability ("controlled by that player": Cotter Pyke)."""
+every player (with ``from:``, every player's pile: "any player's discard pile"); ``gate_player``: the player of
+the gate that triggered the ability ("a card he controls": Punishment of Thieves)."""
 
 
 def _listed(want) -> list:
@@ -86,7 +86,7 @@ def _who(g, who, want, ctx):
 
 @filter_key("controller", WHO, "controlled by you / by an opponent / by the player who lost the current or last "
                                "challenge / by anyone (with `from:`, in every player's pile) / by the player of the "
-                               "gate (`gate_player`)",
+                               "gate",
         phrase=lambda v, r: r.post({"you": "you control", "opponent": "an opponent controls",
                                         "loser": "the losing player controls", "any": "",
                                         "gate_player": "that player controls"}[v]))
@@ -95,7 +95,8 @@ def _controller(g, cid, want, ctx):
 
 
 @filter_key("owner", WHO, "owned by you / by an opponent / by the loser of the current or last challenge / by "
-                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\")",
+                          "anyone (with `from:`, in every player's pile: \"any player's discard pile\") / by the "
+                          "player of the gate",
         phrase=lambda v, r: r.post({"you": "you own", "opponent": "an opponent owns",
                                         "loser": "the losing player owns", "any": "",
                                         "gate_player": "that player owns"}[v]))

@@ -121,3 +121,5 @@ class Ctx:
     unchosen: list = field(default_factory=list)
     """The cards the ``chooses`` effect offered and nobody chose ("all cards not chosen")."""
     """Cards this ability's own effect saved: its "then" still acts on them (Viserys Targaryen)."""
+    discarded: list = field(default_factory=list)
+    """Issue 24: the cards this ability's ``discard_top`` put into a discard pile (the ``discarded`` condition)."""

@@ -497,18 +497,24 @@ PROHIBITIONS = PROHIBITIONS + ("extra_initiative",)
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 
 DECK_RULES = Mapping({"no_neutral": ListOf(Words("character", "location", "attachment", "event")),
-                      "house_deck_min": Int(minimum=1), "plots": Int(minimum=1)}, what="deck")
+                      "house_deck_min": Int(minimum=1), "plots": Int(minimum=1),
+                      "extra_plot_copy": TrueOnly()}, what="deck")
 """An agenda's deck-building rules (a constant's ``deck``): no neutral cards of these types in the House deck, the
-House deck's smallest size (instead of 60, DCK-02), the plot deck's size (instead of 7, DCK-01). The engine plays
+House deck's smallest size (instead of 60, DCK-02), the plot deck's size (instead of 7, DCK-01), an eighth plot that
+is a second copy of one of the seven (``extra_plot_copy: true``, Princes of the South, DCK-01). The engine plays
 nothing for them: ``cards.deck.check_deck`` reads them from the agenda's ability data."""
 ABILITY_KEYS["deck"] = ("a constant's deck-building rules (an agenda's): {no_neutral: [character, location, ...], "
-                        "house_deck_min: N, plots: N}, checked by the deck checker (docs/decks.md), nothing in play")
+                        "house_deck_min: N, plots: N, extra_plot_copy: true}, checked by the deck checker (docs/decks.md), nothing in play")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
 
+# --- issue 24 (Five Kings Edition, part 6) ---
+PROHIBIT.keys["for_each"] = FOR_EACH
+"""for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
+(Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""
 CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
 """not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
 lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
@@ -531,3 +537,7 @@ the Realm!: no military challenges for a player without an Army character)."""
 LOWER_COST.keys["by"] = Either(Int(minimum=1), Words("all"), form="N | all")
 """lower_cost by: all: the cost to play the card is 0, whatever its penalties (Vanguard Ranger: "reduce the cost to
 play it to 0")."""
+# --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
+CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
+"""strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
+on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""

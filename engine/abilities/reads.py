@@ -56,12 +56,14 @@ CONDITION_READS: dict[str, frozenset] = {
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
+    "house_power": frozenset({POWER, CHALLENGE}),  # the power on House cards; `defender`: the challenge
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
 FILTER_CONDITIONS = {"would_discard": EVERYTHING,  # step 2: the effect being resolved
                      "self": _NONE, "host": _NONE, "you_control": _NONE, "in_play": _NONE, "controls_most": _NONE,
-                     "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE}
+                     "defender_controls": frozenset({CHALLENGE}), "revealed_plot": _NONE,
+                     "discarded": EVERYTHING}  # the cards the resolving ability discarded (never a constant's)
 """Condition words whose value is a filter: what the word reads, plus its filter's reads."""
 
 
@@ -152,7 +154,7 @@ def constant_reads(condition: Any, modify: dict) -> frozenset:
     if not isinstance(modify, dict):
         return EVERYTHING
     return ASPECTS.condition(condition) | ASPECTS.selector(modify.get("target", "self")) | \
-        ASPECTS.for_each(modify.get("for_each"))
+        ASPECTS.for_each(modify.get("for_each")) | (frozenset({POWER}) if "strength_per_power" in modify else _NONE)
 
 
 # ---------------------------------------------------------------------------
@@ -176,6 +178,7 @@ FILTER_STATS: dict[str, frozenset] = {
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
     "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
+    "strength_per_power": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords

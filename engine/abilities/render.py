@@ -238,6 +238,9 @@ class Render:
                                                                                    "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
+        if isinstance(e.get("unless"), dict):  # issue 24: Battle of Oxcross
+            cond = self.cond(e["unless"])
+            what += ", unless " + ("they" + cond[3:] if by != "you" and cond.startswith("you ") else cond)
         return self.subject(by, "choose") + " " + what
 
     @staticmethod
@@ -283,6 +286,8 @@ class Render:
     def power_place(self, where: Any) -> str:
         if where == "gate_house":
             return "that player's House card"
+        if where == "each_opponent_house":
+            return "each opponent's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -533,6 +538,8 @@ class Render:
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
         if "strength_per_attachment" in m:
             parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
+        if "strength_per_power" in m:
+            parts.append(v(f"get {signed(m['strength_per_power'])} STR for each power on it"))
         for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
             if m.get(key):
                 icons = m[key]
@@ -575,9 +582,10 @@ class Render:
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered",
                           "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
-        for what in m.get("no_kneel") or ():
+        if m.get("no_kneel"):
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
-                         f"{'an attacker' if what == 'attack' else 'a defender'}")
+                         + join(['an attacker' if what == 'attack' else 'a defender' for what in m["no_kneel"]],
+                                "or"))
         if m.get("doomed"):
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
         if isinstance(m.get("terminal"), dict):
@@ -675,6 +683,8 @@ def _constant(a: dict, r: Render) -> list[str]:
                                 + (f"{p['type']} " if p.get("type") else "")
                                 + f"{'challenge' if p.get('max', 0) == 1 else 'challenges'} in the challenges phase",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+        if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
+            out[-1] += r.for_each(p["for_each"])
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
@@ -692,9 +702,9 @@ def _constant(a: dict, r: Render) -> list[str]:
             per = " for each " + r.filter(lc["for_each"], article_="")
         out.append("this card costs nothing to play" if lc["by"] == "all"
                    else f"this card costs {lc['by']} gold less to play{per}")
-    for what in a.get("no_kneel") or ():
-        side = "attacker" if what == "attack" else "defender"
-        out.append(f"this card does not kneel when declared as {article(side)}")
+    if a.get("no_kneel"):
+        sides = [article("attacker" if what == "attack" else "defender") for what in a["no_kneel"]]
+        out.append("this card does not kneel when declared as " + join(sides, "or"))
     if a.get("cannot_be"):
         said = {"attacker": "declared as an attacker", "defender": "declared as a defender",
                 "stealth_target": "chosen by a character with stealth"}
@@ -740,6 +750,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             out.append(f"your House deck needs at least {rules['house_deck_min']} cards (not 60)")
         if rules.get("plots"):
             out.append(f"your plot deck may hold {rules['plots']} plots (not 7)")
+        if rules.get("extra_plot_copy"):
+            out.append("your plot deck may hold an eighth plot, a second copy of one of its plots")
     if "no_protection" in allows:
         out.append("characters lose every \u201ccannot be killed\u201d, \u201ccannot be discarded\u201d and immunity")
     if "saves_allowed" in allows:

@@ -9,7 +9,8 @@ from cards.deck import Deck, agenda_deck_rules, check_deck
 from cards.model import CardDef
 from cards.overlay import ABILITY_DIR, read_ability_file
 
-DATA = read_ability_file(ABILITY_DIR / "ccg-five-kings-4.yaml")
+DATA = {**read_ability_file(ABILITY_DIR / "ccg-five-kings-4.yaml"),
+        **read_ability_file(ABILITY_DIR / "ccg-five-kings-5.yaml")}
 
 
 def agenda(key: str, house: str) -> CardDef:
@@ -67,3 +68,19 @@ def test_kings_of_deceit_allows_8_plots():
 def test_the_other_five_kings_agendas_forbid_neutral_characters_and_locations():
     for key, house in (("agotdb_171343", "stark"), ("agotdb_171345", "baratheon"), ("agotdb_171348", "martell")):
         assert rules(deck(agenda(key, house), house, neutral=[NEUTRAL_LOC, NEUTRAL_ATT])) == ["DCK-06"], key
+
+
+def test_princes_of_the_south_allows_an_eighth_plot_that_copies_another():
+    d = deck(agenda("agotdb_171348", "martell"), "martell")
+    assert rules(d) == []
+    d.plots.append(d.plots[3])  # an eighth plot, a second copy of one of the seven
+    assert rules(d) == []
+    d.plots.append(d.plots[5])  # a ninth
+    assert rules(d) == ["DCK-01", "DCK-01"]
+    d.plots[7:] = [CardDef(key="p9", name="Plot 9", type="plot")]  # eight titles: no copy
+    assert rules(d) == ["DCK-01"]
+    d.plots[6:] = [d.plots[0]]  # seven plots, one a copy: only six titles
+    assert rules(d) == ["DCK-01"]
+    without = deck(None, "martell")
+    without.plots.append(without.plots[3])
+    assert rules(without) == ["DCK-01", "DCK-01"]
