@@ -21,7 +21,7 @@ LABELS = ("any", "plot", "draw", "marshalling", "challenges", "dominance", "stan
 PERIODS = ("challenge", "phase", "round", "game")
 PROHIBITIONS = ("claim_house_power", "challenges", "declare_defenders")
 
-CHOOSE = FilterSchema({"count": Int(minimum=1), "up_to": TrueOnly(), "from": FROM},
+CHOOSE = FilterSchema({"count": Either(Int(minimum=1), Words("x"), form="N | x"), "up_to": TrueOnly(), "from": FROM},
                       form="{FILTER..., count: N, up_to: true, from: hand | discard | dead | deck}")
 PLAYER_CHOICES = ("opponent", "any")
 """``choose: {player: opponent}``: the target is a player (an opponent, or any player)."""

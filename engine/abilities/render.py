@@ -318,7 +318,8 @@ class Render:
 
     def target_plural(self) -> bool:
         c = self.ability.get("choose") or {}
-        return (c.get("count") or 1) > 1
+        n = c.get("count") or 1
+        return n == "x" or n > 1  # "choose X characters": them
 
     def target_is_player(self) -> bool:
         c = self.ability.get("choose")
@@ -819,8 +820,9 @@ def _paragraph(a: dict, card: Any = None) -> str:
     elif isinstance(choose, dict):
         n = choose.get("count", 1)
         up = "up to " if choose.get("up_to") else ""
+        n = "X" if n == "x" else n  # the X paid (A Song of Night's "kneel X Battlefield locations")
         chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
-                                    f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+                                    f"{n} " + r.filter(choose, article_="", plural=n == "X" or n > 1)))
         if up and n >= ANY_NUMBER:
             chosen = "choose any number of " + r.filter(choose, article_="", plural=True)
     else:
