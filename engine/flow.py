@@ -1171,6 +1171,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
                                          "as": "defender" if role == "attacker" else "attacker",
                                          "margin": abs(atk - dfn)})
+            g.state.counters[f"lost_challenge:{loser}"] = g.state.phase_serial  # the lost_challenge condition
         return
         yield
 

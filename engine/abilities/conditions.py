@@ -5,7 +5,8 @@ from typing import TYPE_CHECKING
 
 from engine.abilities.filters import candidates, dead_strength, house_and_plot_cards, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, Mapping, TrueOnly, Words, condition
+from engine.abilities.registry import (FROM, REGISTRY, Either, FilterSchema, Int, ListOf, Mapping, TrueOnly, Words,
+                                       condition)
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -338,3 +339,10 @@ def _house_power(g, want, ctx):
                  and (who == "any" or p.name != ctx.player)]
     low, high = want.get("min", 0), want.get("max")
     return any(low <= g.house_power(n) and (high is None or g.house_power(n) <= high) for n in names)
+
+
+@condition("lost_challenge", TrueOnly(), "you have lost a challenge during this phase (as the attacker or the "
+                                         "defender: Of Oberyn's Blood)",
+           phrase=lambda v, r: "you have lost a challenge this phase")
+def _lost_challenge(g, want, ctx):
+    return g.state.counters.get(f"lost_challenge:{ctx.player}") == g.state.phase_serial

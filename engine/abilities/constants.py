@@ -185,7 +185,7 @@ def watch_values(g: Game, aspects: frozenset) -> tuple:
         fp.append((tuple(p.gold for p in st.players), tuple(tuple(cards[c].tokens.items()) for c in ids)))
     if COUNTERS in aspects:
         fp.append((st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
-                                                 if k.startswith(("plots_chosen", "str_changed"))))))
+                                                 if k.startswith(("plots_chosen", "str_changed", "lost_challenge"))))))
     if PILES in aspects:
         fp.append(tuple((len(p.deck), len(p.plot_deck), tuple(p.used_plots)) for p in st.players))
     if PHASE in aspects:

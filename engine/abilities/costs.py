@@ -144,7 +144,8 @@ cost("kneel", FilterSchema({"count": Either(Int(minimum=1), Words("x"), form="N 
      "the answer's `x` (\"kneel X Battlefield locations\"), which effects and `choose` read as `x`",
      pay=_no_pay,
         phrase=lambda v, r: "kneel " + r.counted({"controller": "you", **v},
-                                                 exactly="X" if v.get("count") == "x" else v.get("count", 1)))(_check_kneel)
+                                                 exactly="X" if v.get("count") == "x" else v.get("count", 1))
+     )(_check_kneel)
 
 
 def _check_influence(g, player, cid, ab, ctx, value):

@@ -55,6 +55,7 @@ CONDITION_READS: dict[str, frozenset] = {
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
+    "lost_challenge": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
     "house_power": frozenset({POWER, CHALLENGE}),  # the power on House cards; `defender`: the challenge
 }
