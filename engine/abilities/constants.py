@@ -717,6 +717,8 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
+    if spec == "your_house_power":  # issue 24: Accepted Destiny
+        return g.house_power(ctx.player)
     return len(candidates(g, dict(spec), ctx, any_player=True)) + len(house_and_plot_cards(g, spec, ctx))
 
 

@@ -541,3 +541,7 @@ play it to 0")."""
 CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
 """strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
 on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""
+CONSTANT_MODIFY.keys["for_each"] = Either(Words("your_gold", "your_house_power"), FilterSchema({"from": FROM}),
+                                         form="FILTER | your_gold | your_house_power")
+"""A constant ``modify``'s ``for_each: your_house_power``: its ``strength`` times the power on its controller's House
+card (Accepted Destiny: "+1 STR for each power on your House")."""

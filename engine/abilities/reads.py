@@ -127,6 +127,8 @@ class _Lens:
             return _NONE
         if spec == "your_gold":
             return self.gold
+        if spec == "your_house_power":  # the power on your House card (Accepted Destiny)
+            return frozenset({POWER}) & self.everything
         return self.filter(spec)
 
 

@@ -534,6 +534,8 @@ class Render:
             fe = m.get("for_each")
             if fe == "your_gold":
                 per = " for each gold in your gold pool"
+            elif fe == "your_house_power":
+                per = " for each power on your House card"
             elif isinstance(fe, dict):
                 per = " for each " + self.filter(fe, article_="") + ("" if fe.get("from") else " in play")
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
