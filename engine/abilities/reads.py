@@ -31,7 +31,7 @@ FILTER_READS: dict[str, frozenset] = {
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
         "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength", "icons_max",
-        "controller_dead_strength_min", "controller_dead_strength_max")},
+        "controller_dead_strength_min", "controller_dead_strength_max", "printed_icon", "houses_min")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
