@@ -341,7 +341,7 @@ def triggered_event(g: Game, player: str, answer: dict, *, gate: dict | None = N
                                             "cannot_be_saved": _unsaveable(g, ab)})
     ctx.event = target_event if ab.is_save_or_cancel else ev
     ctx.x = int(answer.get("x") or 0)
-    ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []))[0]
+    ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []), ctx.x)[0]
     ev.data["targets"] = ctx.targets  # read by observers (the tutorials' "pending" panel)
 
     def initiate(g: Game, ev: Event) -> Flow:
@@ -584,7 +584,7 @@ def resolve_passive(g: Game, owner: str, cid: int, ab, gate: dict) -> Flow:
         legal = triggers.legal_targets(g, cid, ab, ctx)
         if not legal:
             return
-        count = min(ab.choose.get("count", 1), len(legal))
+        count = min(triggers.choose_count(ab, ctx), len(legal))
         least = 0 if ab.choose.get("up_to") else count  # "up to N": none is a choice too
         decision = Decision("choose", owner, f"{g.name(cid)}: choose {'up to ' if least < count else ''}{count} "
                             f"target{'s' if count > 1 else ''}", choices=legal, min_count=least, max_count=count,
@@ -1241,6 +1241,7 @@ def resolution(g: Game, ch: Challenge) -> Flow:
             g.state.window.gates.append({"event": "challenge_lost", "player": loser, "type": ch.type,
                                          "as": "defender" if role == "attacker" else "attacker",
                                          "margin": abs(atk - dfn)})
+            g.state.counters[f"lost_challenge:{loser}"] = g.state.phase_serial  # the lost_challenge condition
         return
         yield
 

@@ -582,7 +582,9 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
 def extra_challenges(g: Game, name: str, ctype: str | None = None) -> int:
     """Additional challenges the player may initiate this phase (of the type, or of any type): GEN-01."""
     return sum(1 for e in g.state.effects if e.stat == "extra_challenge" and e.value["player"] == name
-               and (ctype is None or e.value["type"] == ctype))
+               and (ctype is None or e.value["type"] == ctype)) + sum(  # issue 24: a constant's (Deepwood Motte)
+        int(p.get("max", 0)) for _, p in triggers.prohibitions(g, name, "extra_challenges")
+        if ctype is None or p.get("type", ctype) == ctype)
 
 
 def declare_tolls(g: Game, name: str, answer: dict) -> list:

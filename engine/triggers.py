@@ -20,7 +20,7 @@ from engine.abilities.constants import (constants_modify, enters_kneeling, extra
                                         optional_penalty, spends_gold)
 from engine.abilities.constants import defined_x  # issue 24: Lady of Schemes
 from engine.abilities.constants import influence_factor  # issue 24: Taxed at Swordpoint
-from engine.abilities.runtime import may_answer, step_abilities
+from engine.abilities.runtime import choose_count, may_answer, step_abilities
 from engine.abilities.costs import gold_cost as _gold_cost
 from engine.abilities.costs import chosen_costs, pay_chosen  # issue 24: costs paid with chosen cards
 from engine.abilities.costs import (influence_cost, influence_problem, kneel_cost_problem, limit_key, pay_costs,
@@ -56,7 +56,7 @@ __all__ = [
     "passives_for", "claim_replacements", "pay_costs", "prohibited", "prohibitions", "extra_claim", "extra_doomed", "extra_initiative",
     "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
     "defined_x", "enters_kneeling", "influence_factor",
-    "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions",
+    "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions", "choose_count",
     "terminal_holds", "terminal_victims", "leaves_play_holds", "leaves_play_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
     "constants_modify", "keys_with", "use_reducer", "victims_of",
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.abilities.filters import candidates, matches
+from engine.abilities.filters import candidates, dead_strength, house_and_plot_cards, matches
 from engine.abilities.model import Ctx
-from engine.abilities.registry import FROM, REGISTRY, Either, FilterSchema, Int, ListOf, TrueOnly, Words, condition
+from engine.abilities.registry import (FROM, REGISTRY, Either, FilterSchema, Int, ListOf, Mapping, TrueOnly, Words,
+                                       condition)
 from engine.state import CHALLENGE_TYPES, PHASES
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def _counted(g, want, ctx, *, any_player: bool = False, **fixed) -> bool:
     need = f.pop("count_min", 1 if "count_max" not in f else 0)
     most = f.pop("count_max", None)
     f.update(fixed)
-    n = len(candidates(g, f, ctx, any_player=any_player))
+    n = len(candidates(g, f, ctx, any_player=any_player)) + len(house_and_plot_cards(g, f, ctx))  # C-18
     return n >= need and (most is None or n <= most)
 
 
@@ -266,6 +267,29 @@ def _would_discard(g, want, ctx):
     return any(matches(g, v, dict(want), ctx) for v in getattr(ev, "victims", ()) or ())
 
 
+# --- issue 24 (A Song of Night, part 2) ---
+
+def _dead_strength_phrase(v, r) -> str:
+    whose = {"you": "you have", "host_controller": f"the controller of {r.host_noun} has"}[v.get("player", "you")]
+    amount = (f"{v['min']} or more" if "min" in v and "max" not in v else f"{v['max']} or less" if "min" not in v
+              else f"{v['min']} to {v['max']}")
+    return f"{whose} {amount} total STR in {'your' if v.get('player', 'you') == 'you' else 'their'} dead pile"
+
+
+@condition("dead_strength", Mapping({"min": Int(), "max": Int(), "player": Words("you", "host_controller")},
+                                    form="{min: N, max: N, player: you | host_controller}"),
+           "the total printed STR of the cards in the player's dead pile (you, the default, or the controller of "
+           "the card this attachment is on) is at least min and at most max",
+           phrase=_dead_strength_phrase)
+def _dead_strength(g, want, ctx):
+    who = ctx.player
+    if want.get("player") == "host_controller":
+        host = g.card(ctx.source).attached_to
+        if host is None:
+            return False
+        who = g.card(host).controller
+    total = dead_strength(g, who)
+    return total >= want.get("min", 0) and ("max" not in want or total <= want["max"])
 # --- issue 24 (Five Kings Edition, fk5): what a discard from the top of a deck found ---
 
 DISCARDED = FilterSchema({"count_min": Int(minimum=1), "count_max": Int()},
@@ -337,3 +361,8 @@ def _gate_plot_above(g, want, ctx):
            phrase=lambda v, r: f"your total initiative is {v} or lower")
 def _initiative_max(g, want, ctx):
     return g.player(ctx.player).revealed_plot is not None and g.initiative(ctx.player) <= int(want)
+@condition("lost_challenge", TrueOnly(), "you have lost a challenge during this phase (as the attacker or the "
+                                         "defender: Of Oberyn's Blood)",
+           phrase=lambda v, r: "you have lost a challenge this phase")
+def _lost_challenge(g, want, ctx):
+    return g.state.counters.get(f"lost_challenge:{ctx.player}") == g.state.phase_serial

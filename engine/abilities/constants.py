@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, house_and_plot_cards, immune_to, immunities_to, matches
+from engine.abilities.filters import (candidates, dead_strength, house_and_plot_cards, immune_to, immunities_to,
+                                      matches)
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MODIFY_STATS, MORIBUND, PHASE,
                                    PILES, POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
@@ -131,6 +132,11 @@ def _restricted_player(g: Game, p: dict, player: str, ctx: Ctx) -> bool:
             return False
     if p.get("initiative_below") and not g.initiative(player) < g.initiative(ctx.player):
         return False
+    if "dead_strength_max" in p and dead_strength(g, player) > int(p["dead_strength_max"]):  # Turncoat Lord
+        return False
+    if "unless_controls" in p and any(g.card(c).controller == player  # Muster the Realm!
+                                      for c in candidates(g, {**p["unless_controls"], "controller": "any"}, ctx)):
+        return False
     return True
 
 
@@ -189,7 +195,7 @@ def watch_values(g: Game, aspects: frozenset) -> tuple:
         fp.append((tuple(p.gold for p in st.players), tuple(tuple(cards[c].tokens.items()) for c in ids)))
     if COUNTERS in aspects:
         fp.append((st.phase_serial, tuple(sorted((k, v) for k, v in st.counters.items()
-                                                 if k.startswith(("plots_chosen", "str_changed"))))))
+                                                 if k.startswith(("plots_chosen", "str_changed", "lost_challenge"))))))
     if PILES in aspects:
         fp.append(tuple((len(p.deck), len(p.plot_deck), tuple(p.used_plots)) for p in st.players))
     if PHASE in aspects:
@@ -721,6 +727,8 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
+    if spec == "your_house_power":  # issue 24: Accepted Destiny
+        return g.house_power(ctx.player)
     return len(candidates(g, dict(spec), ctx, any_player=True)) + len(house_and_plot_cards(g, spec, ctx))
 
 
@@ -734,6 +742,10 @@ def defined_x(g: Game, player: str, cid: int) -> int | None:
         if ab.kind == "constant" and ab.x_is and condition_holds(g, ab.condition, Ctx(cid, player, ab)):
             return count_for_each(g, ab.x_is, Ctx(cid, player, ab))
     return None
+
+
+ALL_OF_THE_COST = 10 ** 6
+"""``lower_cost: {by: all}``: more than any cost, so that it is 0 (never below 0, COS-12)."""
 
 
 def lower_cost(g: Game, player: str, cid: int) -> int:
@@ -750,6 +762,8 @@ def lower_cost(g: Game, player: str, cid: int) -> int:
         ctx = Ctx(cid, player, ab)
         if not condition_holds(g, ab.condition, ctx):
             continue
+        if lc["by"] == "all":  # issue 24 (Vanguard Ranger): "reduce the cost to 0", penalties included
+            return ALL_OF_THE_COST
         n = count_for_each(g, lc["for_each"], ctx) if "for_each" in lc else 1
         total += int(lc["by"]) * n
     return total

@@ -138,20 +138,31 @@ cost("discard_from_hand", Int(minimum=1), "(checked only: the table asks for the
         phrase=lambda v, r: f"discard {r.count(v, 'card')} from your hand")(_check_discard_from_hand)
 
 
+def kneel_count(value, x: int = 0) -> int:
+    """How many cards a ``kneel`` cost kneels: its ``count`` (default 1), or the X paid (``count: x``: "kneel X
+    Battlefield locations", A Song of Night)."""
+    n = value.get("count", 1) if isinstance(value, dict) else 1
+    return int(x) if n == "x" else int(n)
+
+
 def _check_kneel(g, player, cid, ab, ctx, value):
     f = dict(value) if isinstance(value, dict) else {}
-    n = f.pop("count", 1)
+    f.pop("count", None)
+    n = kneel_count(value, ctx.x)
     f["controller"], f["standing"] = "you", True
     if len(candidates(g, f, ctx)) < n:
         return f"{g.name(cid)}: {player} has no standing card to kneel for its cost (COS-05, COS-06)"
     return None
 
 
-cost("kneel", FilterSchema({"count": Int(minimum=1)}, form="FILTER (with count)"),
+cost("kneel", FilterSchema({"count": Either(Int(minimum=1), Words("x"), form="N | x")}, form="FILTER (with count)"),
      "kneel standing cards you control that match; the answer names them first in `pay` (then any influence "
-     "cards). A moribund card is still in play and may kneel (the FAQ's Treachery example)",
+     "cards). A moribund card is still in play and may kneel (the FAQ's Treachery example); `count: x`: as many as "
+     "the answer's `x` (\"kneel X Battlefield locations\"), which effects and `choose` read as `x`",
      pay=_no_pay,
-        phrase=lambda v, r: "kneel " + r.counted({"controller": "you", **v}, exactly=v.get("count", 1)))(_check_kneel)
+        phrase=lambda v, r: "kneel " + r.counted({"controller": "you", **v},
+                                                 exactly="X" if v.get("count") == "x" else v.get("count", 1))
+     )(_check_kneel)
 
 
 def _check_influence(g, player, cid, ab, ctx, value):
@@ -301,11 +312,11 @@ def influence_problem(g: Game, player: str, need: int, pay: list) -> str | None:
     return None
 
 
-def split_pay(ab: Ability, pay: list) -> tuple[list, list]:
+def split_pay(ab: Ability, pay: list, x: int = 0) -> tuple[list, list]:
     """``pay`` lists the cards knelt for a ``kneel`` cost first, then those knelt for influence."""
     if "kneel" not in ab.cost:
         return [], list(pay)
-    n = ab.cost["kneel"].get("count", 1) if isinstance(ab.cost["kneel"], dict) else 1
+    n = kneel_count(ab.cost["kneel"], x)
     return list(pay[:n]), list(pay[n:])
 
 
@@ -315,7 +326,8 @@ def kneel_cost_problem(g: Game, player: str, ab: Ability, cards: list, ctx: Ctx)
     if "kneel" not in ab.cost:
         return None
     f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
-    n = f.pop("count", 1)
+    f.pop("count", None)
+    n = kneel_count(ab.cost["kneel"], ctx.x)
     f["controller"] = "you"
     if len(cards) != n:
         return f"name {n} card{'s' if n != 1 else ''} to kneel for the cost, first in 'pay' (COS-06)"
@@ -334,7 +346,8 @@ def payment(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx) -> list | Non
     pay: list[int] = []
     if "kneel" in ab.cost:
         f = dict(ab.cost["kneel"]) if isinstance(ab.cost["kneel"], dict) else {}
-        n = f.pop("count", 1)
+        f.pop("count", None)
+        n = kneel_count(ab.cost["kneel"], ctx.x)
         f["controller"], f["standing"] = "you", True
         found = [c for c in candidates(g, f, ctx) if not (ab.cost.get("kneel_self") and c == cid)][:n]
         if len(found) < n:

@@ -1827,6 +1827,9 @@ def _modify_core_d(g, e, arg, ctx):
     for eff in g.state.effects[before:]:
         if eff.stat == "strength" and eff.value:
             g.state.counters[f"str_changed:{eff.target}"] = g.state.phase_serial
+            if g.state.window is not None:  # issue 24: "when its STR is raised or lowered" (A Song of Night's Armies)
+                g.state.window.gates.append({"event": "strength_changed", "card": eff.target,
+                                             "player": g.card(eff.target).controller})
     return ok
 
 
@@ -1887,28 +1890,30 @@ def _reduce_influence(g, e, arg, ctx):
 
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
            "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True),
-           "used_plots": ("used_plots", True)}
-"""``to: deck``: shuffled into the deck (ZON-16); ``to: used_plots``: a plot from the plot deck to the used pile."""
+           "used_plots": ("used_plots", True), "plot_deck": ("plot_deck", True)}
+"""``to: deck``: shuffled into the deck (ZON-16); ``to: used_plots``: a plot from the plot deck to the used pile;
+``to: plot_deck``: a plot from the used pile back to the plot deck (The Land of Always Winter)."""
 _PLOT_PILES = ("plot_deck", "used_plots")
 
 
 @effect("move_between_piles", card_selector(), "cards in a pile (hand, deck, discard or dead pile: choose them "
         "with `from:`) go to another pile of their owner (`to`): not leaving play (MOR-08), not a draw (DRW-04), "
         "not a discard from play; a card already in that pile stays; `to: deck`: shuffled into the deck (ZON-16); "
-        "`to: used_plots`: a plot of the plot deck (`from: plot_deck`) goes to the used pile",
+        "`to: used_plots`: a plot of the plot deck (`from: plot_deck`) goes to the used pile; `to: plot_deck`: a plot "
+        "of the used pile (`from: used_plots`) goes back to the plot deck",
         keys={"to": Words(*PILE_TO)},
         phrase=lambda v, e, r: ("shuffle " + r.cards(v) + " into {} deck".format(r.owners(v))) if e.get("to") == "deck"
         else "put " + r.cards(v) + {
             "hand": " into {} hand", "deck_top": " on top of {} deck", "deck_bottom": " on the bottom of {} deck",
             "discard": " in {} discard pile", "dead": " in {} dead pile",
-            "used_plots": " in {} used pile"}.get(e.get("to", "hand"), " in {} " + str(
+            "used_plots": " in {} used pile", "plot_deck": " back in {} plot deck"}.get(e.get("to", "hand"), " in {} " + str(
                 e.get("to"))).format(r.owners(v)))
 def _move_between_piles(g, e, arg, ctx):
     zone, top = PILE_TO[e.get("to", "hand")]
     done = False
     for cid in select(g, arg, ctx):
         c = g.card(cid)
-        if c.zone not in ("hand", "deck", "discard", "dead", "plot_deck") or c.zone == zone \
+        if c.zone not in ("hand", "deck", "discard", "dead", "plot_deck", "used_plots") or c.zone == zone \
                 or (c.zone in _PLOT_PILES) != (zone in _PLOT_PILES):  # plots stay among the plot piles
             continue
         was = c.zone

@@ -169,6 +169,11 @@ event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealt
       phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")
 
 
+# --- issue 24 (A Song of Night, part 2) ---
+event("strength_changed", {"card": CARD, "player": PLAYER}, "a card effect's lasting modifier raises or lowers a "
+      "card's STR (card, its controller; the `modify` effect with a `strength`: a constant whose bonus starts or ends "
+      "opens no gate)", opened_by=(EFFECTS,),
+      phrase=lambda w, r: f"after {r.event_card(w)} has its STR raised or lowered")
 # --- issue 24 (A House of Thorns) ---
 def _discarded_from(w: dict, r, pile: str) -> str:
     card = w.get("card")

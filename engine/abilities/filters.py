@@ -689,6 +689,38 @@ def _strength_lowest(g, cid, want, ctx):
     return g.card_type(cid) == "character" and all(g.strength(c) >= mine for c in in_play_of_type(g, "character"))
 
 
+def dead_strength(g: Game, player: str) -> int:
+    """The total STR in the player's dead pile: the printed STR of the cards in it (A Song of Night's Battlefields
+    and Stalwarts: "4 or more total STR in your dead pile")."""
+    return sum(g.defn(c).strength or 0 for c in g.player(player).dead)
+
+
+@filter_key("strength_below_dead_strength", TrueOnly(), "current STR lower than the total STR in your dead pile (the "
+                                                        "printed STR of its cards: Dreadfort Captain)",
+            phrase=lambda v, r: r.post("with STR lower than the total STR in your dead pile"))
+def _strength_below_dead_strength(g, cid, want, ctx):
+    return g.strength(cid) < dead_strength(g, ctx.player)
+
+
+@filter_key("icons_max", Int(), "has N challenge icons or fewer now (\"fewer than 2 icons\" is `icons_max: 1`)",
+            phrase=lambda v, r: r.post(f"with {v} or fewer challenge icons" if v != 1 else "with 1 challenge icon or "
+                                                                                            "none"))
+def _icons_max(g, cid, want, ctx):
+    return len(g.icons(cid)) <= want
+
+
+@filter_key("controller_dead_strength_min", Int(), "controlled (a card in a pile or a hand: owned) by a player with N "
+                                                   "or more total STR in his dead pile",
+            phrase=lambda v, r: r.post(f"whose controller has {v} or more total STR in their dead pile"))
+def _controller_dead_strength_min(g, cid, want, ctx):
+    return dead_strength(g, g.card(cid).controller) >= want
+
+
+@filter_key("controller_dead_strength_max", Int(), "controlled (a card in a pile or a hand: owned) by a player with N "
+                                                   "or less total STR in his dead pile",
+            phrase=lambda v, r: r.post(f"of a player with {v} or less total STR in their dead pile"))
+def _controller_dead_strength_max(g, cid, want, ctx):
+    return dead_strength(g, g.card(cid).controller) <= want
 # --- issue 24 (CCG A House of Talons) additions ---
 
 @filter_key("printed_icon", Words(*ICONS), "has the challenge icon printed on it (gained icons do not count; "

@@ -21,7 +21,7 @@ LABELS = ("any", "plot", "draw", "marshalling", "challenges", "dominance", "stan
 PERIODS = ("challenge", "phase", "round", "game")
 PROHIBITIONS = ("claim_house_power", "challenges", "declare_defenders")
 
-CHOOSE = FilterSchema({"count": Int(minimum=1), "up_to": TrueOnly(), "from": FROM},
+CHOOSE = FilterSchema({"count": Either(Int(minimum=1), Words("x"), form="N | x"), "up_to": TrueOnly(), "from": FROM},
                       form="{FILTER..., count: N, up_to: true, from: hand | discard | dead | deck}")
 PLAYER_CHOICES = ("opponent", "any")
 """``choose: {player: opponent}``: the target is a player (an opponent, or any player)."""
@@ -533,6 +533,25 @@ PROHIBITIONS = PROHIBITIONS + ("hand_max",)
 """hand_max (with max: N): a player bound by it who holds more than N cards discards down to N at once, choosing
 which (Tyrion Lannister's agenda of the Five Kings Edition; ``flow.hand_limit_check``)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+
+PROHIBIT.keys["dead_strength_max"] = Int()
+"""dead_strength_max: N: the restriction binds only the players with N or less total STR in their dead pile (Turncoat
+Lord: "opponents with less than 4 total STR in their dead pile", ``dead_strength_max: 3``)."""
+
+PROHIBITIONS = PROHIBITIONS + ("extra_challenges",)
+"""extra_challenges (with max: N, type): those players may initiate N more challenges of that type (of any type
+without ``type``) in the challenges phase, while the ``if`` holds (GEN-01; Deepwood Motte, the lasting form is the
+``extra_challenge`` effect)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+PROHIBIT.keys["max"] = Int(minimum=None)
+"""max may be below 0 where the restriction adds to a count: ``{what: extra_doomed, max: -1, player: you}``, "you need
+one more Doomed card in your dead pile to be eliminated" (Crazed Doomsayer)."""
+PROHIBIT.keys["unless_controls"] = FilterSchema()
+"""unless_controls: FILTER: the restriction binds only the players who control no card in play that matches (Muster
+the Realm!: no military challenges for a player without an Army character)."""
+LOWER_COST.keys["by"] = Either(Int(minimum=1), Words("all"), form="N | all")
+"""lower_cost by: all: the cost to play the card is 0, whatever its penalties (Vanguard Ranger: "reduce the cost to
+play it to 0")."""
 # --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
 CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
 """strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
@@ -568,3 +587,7 @@ CONSTANT_MODIFY.keys["add_crests"] = ListOf(Words(*CRESTS))
 CANNOT = CANNOT + ("military_claim",)
 """military_claim: the targets cannot be chosen to satisfy a military claim (CHL-14; Marked for Ransom)."""
 CONSTANT_MODIFY.keys["cannot"] = ListOf(Words(*CANNOT))
+CONSTANT_MODIFY.keys["for_each"] = Either(Words("your_gold", "your_house_power"), FilterSchema({"from": FROM}),
+                                         form="FILTER | your_gold | your_house_power")
+"""A constant ``modify``'s ``for_each: your_house_power``: its ``strength`` times the power on its controller's House
+card (Accepted Destiny: "+1 STR for each power on your House")."""

@@ -30,8 +30,9 @@ FILTER_READS: dict[str, frozenset] = {
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
-        "printed_strength_min", "strength_highest", "strength_lowest",
-        "printed_icon", "houses_min", "printed_trait", "icons_min")},
+        "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength", "icons_max",
+        "controller_dead_strength_min", "controller_dead_strength_max", "printed_icon", "houses_min", "printed_trait",
+        "icons_min")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -51,11 +52,13 @@ WHO_STRUCTURAL = ("you", "opponent", "any")
 """``controller`` / ``owner`` values that read the structure alone (``loser`` reads the challenge)."""
 
 CONDITION_READS: dict[str, frozenset] = {
-    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours", "gate_plot_above")},
+    **{k: _NONE for k in ("opponents_min", "fewer_characters", "plot_income_below_yours", "gate_plot_above",
+                          "dead_strength")},
     "phase": frozenset({PHASE}),
     **{k: frozenset({CHALLENGE}) for k in ("challenge_type", "you_are", "you_won", "won_by_min",
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
+    "lost_challenge": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
     "house_power": frozenset({POWER, CHALLENGE}),  # the power on House cards; `defender`: the challenge
     "initiative_max": EVERYTHING,  # the same (issue 24: Host of the Bear)
@@ -128,6 +131,8 @@ class _Lens:
             return _NONE
         if spec == "your_gold":
             return self.gold
+        if spec == "your_house_power":  # the power on your House card (Accepted Destiny)
+            return frozenset({POWER}) & self.everything
         return self.filter(spec)
 
 
@@ -169,12 +174,12 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 ``is_blank``)."""
 
 FILTER_STATS: dict[str, frozenset] = {
-    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "icons_min": frozenset({ICONS}),
+    "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "icons_min": frozenset({ICONS}), "icons_max": frozenset({ICONS}),
     "keyword": frozenset({KEYWORDS}),
     "crest": frozenset({TRAITS}),  # issue 24: crests that constants add (add_crests) count as traits here
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
                                           "strength_max_trigger", "strength_below_trigger", "strength_highest",
-                                          "strength_lowest")},
+                                          "strength_lowest", "strength_below_dead_strength")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 

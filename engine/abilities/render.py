@@ -328,7 +328,8 @@ class Render:
 
     def target_plural(self) -> bool:
         c = self.ability.get("choose") or {}
-        return (c.get("count") or 1) > 1
+        n = c.get("count") or 1
+        return n == "x" or n > 1  # "choose X characters": them
 
     def target_is_player(self) -> bool:
         c = self.ability.get("choose")
@@ -549,6 +550,8 @@ class Render:
             fe = m.get("for_each")
             if fe == "your_gold":
                 per = " for each gold in your gold pool"
+            elif fe == "your_house_power":
+                per = " for each power on your House card"
             elif isinstance(fe, dict):
                 per = " for each " + self.filter(fe, article_="") + ("" if fe.get("from") else " in play")
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
@@ -657,12 +660,19 @@ def _constant(a: dict, r: Render) -> list[str]:
     if isinstance(p, dict):
         who = {"each": "each_player"}.get(p.get("player", "you"), p.get("player", "you"))
         what = p.get("what")
-        if who != "you" and ("revealed_plot" in p or p.get("initiative_below")):  # issue 24: only some players
+        if who != "you" and ("revealed_plot" in p or p.get("initiative_below")
+                             or "dead_strength_max" in p or "unless_controls" in p):  # issue 24: only some players
             out.append(("each opponent" if who == "opponent" else "each player")
                        + (" with " + r.filter({"type": "plot", **p["revealed_plot"]}) + " revealed"
                           if "revealed_plot" in p else "")
                        + (" with a lower total initiative than yours" if p.get("initiative_below") else "")
+                       + (f" with {p['dead_strength_max']} or less total STR in their dead pile"
+                          if "dead_strength_max" in p else "")
+                       + (" who controls no " + r.filter(p["unless_controls"], article_="")
+                          if "unless_controls" in p else "")
                        + {"declare_defenders": " cannot declare defenders",
+                          "unopposed_power": " claims no power for unopposed challenges",
+                          "challenges": f" cannot initiate {p.get('type', '')} challenges".replace("  ", " "),
                           "defenders": f" cannot declare more than {count(p.get('max', 0), 'defender')} in a "
                                        "challenge"}.get(what, f" cannot {str(what).replace('_', ' ')}"))
             p = None
@@ -691,8 +701,11 @@ def _constant(a: dict, r: Render) -> list[str]:
             "only_characters": f"{r.cards(who)} may play character cards only",
             "defenders": f"{r.cards(who)} cannot declare more than {count(p.get('max', 0), 'defender')} in a "
                          "challenge",
-            "extra_doomed": f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
-                            f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
+            "extra_doomed": (f"{r.cards(who)} count{'' if who == 'you' else 's'} {p.get('max', 0)} more Doomed "
+                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile"
+                             if p.get("max", 0) >= 0 else
+                             f"{r.cards(who)} need{'' if who == 'you' else 's'} {-p['max']} more Doomed "
+                             f"{'card' if p['max'] == -1 else 'cards'} in {r.their(who)} dead pile to be eliminated"),
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
             "hand_max": f"whenever {'you hold' if who == 'you' else 'a player holds' if who == 'each_player' else 'an opponent holds'} more than "
@@ -706,6 +719,9 @@ def _constant(a: dict, r: Render) -> list[str]:
             "events": f"{r.cards(who)} cannot play events",
             "extra_unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} {p.get('max', 0)} more "
                                      f"power for each unopposed challenge {r.cards(who)} win{'' if who == 'you' else 's'}",
+            "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "
+                                + (f"{p['type']} " if p.get("type") else "")
+                                + f"{'challenge' if p.get('max', 0) == 1 else 'challenges'} in the challenges phase",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
         if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
             out[-1] += r.for_each(p["for_each"])
@@ -724,7 +740,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             per = " for each gold in your gold pool"
         elif isinstance(lc.get("for_each"), dict):
             per = " for each " + r.filter(lc["for_each"], article_="")
-        out.append(f"this card costs {lc['by']} gold less to play{per}")
+        out.append("this card costs nothing to play" if lc["by"] == "all"
+                   else f"this card costs {lc['by']} gold less to play{per}")
     if a.get("no_kneel"):
         sides = [article("attacker" if what == "attack" else "defender") for what in a["no_kneel"]]
         out.append("this card does not kneel when declared as " + join(sides, "or"))
@@ -846,8 +863,9 @@ def _paragraph(a: dict, card: Any = None) -> str:
     elif isinstance(choose, dict):
         n = choose.get("count", 1)
         up = "up to " if choose.get("up_to") else ""
+        n = "X" if n == "x" else n  # the X paid (A Song of Night's "kneel X Battlefield locations")
         chosen = ("choose " + up + (r.filter(choose) if n == 1 and not up else
-                                    f"{n} " + r.filter(choose, article_="", plural=n > 1)))
+                                    f"{n} " + r.filter(choose, article_="", plural=n == "X" or n > 1)))
         if up and n >= ANY_NUMBER:
             chosen = "choose any number of " + r.filter(choose, article_="", plural=True)
     else:

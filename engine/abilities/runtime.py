@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, ctx: Ctx) -> str | None:
     if ab.choose is None:
         return "this ability chooses no target (COS-14)" if targets else None
-    count = ab.choose.get("count", 1)
+    count = choose_count(ab, ctx)
     legal = legal_targets(g, cid, ab, ctx)
     if not legal:
         return no_target_problem(g, cid, ab, ctx)
@@ -48,6 +48,13 @@ def target_problem(g: Game, player: str, cid: int, ab: Ability, targets: list, c
             return f"{label} is not a legal target for {g.name(cid)}" + (f": {why}" if why else "") + \
                 " (COS-14)"
     return None
+
+
+def choose_count(ab: Ability, ctx: Ctx) -> int:
+    """How many targets ``choose`` picks: its ``count`` (default 1), or the X paid (``count: x``: "kneel X
+    Battlefield locations to choose X characters", A Song of Night)."""
+    n = ab.choose.get("count", 1)
+    return int(ctx.x) if n == "x" else int(n)
 
 
 def no_target_problem(g: Game, cid: int, ab: Ability, ctx: Ctx) -> str:
@@ -359,7 +366,7 @@ def options(g: Game, player: str, *, step: str, event: Any = None, cap: int = 8)
             base["gate"] = o.gate_index  # core-b: which opportunity it answers
         if ab.choose is not None:
             legal = legal_targets(g, o.card, ab, ctx)
-            count = min(ab.choose.get("count", 1), len(legal))
+            count = min(choose_count(ab, ctx), len(legal))
             picks = [[t] for t in legal[:cap]] if count == 1 else [legal[:count]]
             out.extend(dict(base, targets=p) for p in picks)
         elif step == "save_cancel" and any(isinstance(e, dict) and e.get("save") in ("trigger", None)
@@ -448,7 +455,8 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     if not isinstance(x, int) or x < 0:
         raise Refused("x must be a whole number of 0 or more (COS-08)")
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
-    kneel_pay, influence_pay = split_pay(o.ability, pay)
+    ctx.x = x  # a kneel cost or a choose counted by X
+    kneel_pay, influence_pay = split_pay(o.ability, pay, x)
     for problem in (restriction_problem(g, player, o.card, o.ability, ctx, x=x, influence=False),
                     toll_problem(g, player, o.card, o.ability, x),  # core-d
                     kneel_cost_problem(g, player, o.ability, kneel_pay, ctx),

@@ -256,7 +256,7 @@ def effect_score(g: Game, me: str, answer: dict) -> float:
     ctx = Ctx(answer["trigger"], me, ab, targets=list(answer.get("targets") or []), gate=gate)
     ctx.x = int(answer.get("x") or 0)
     try:
-        ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []))[0]
+        ctx.paid = triggers.split_pay(ab, list(answer.get("pay") or []), int(answer.get("x") or 0))[0]
     except Exception:  # noqa: BLE001
         pass
     score = _effects_score(g, me, ab.effect, ctx)
