@@ -414,7 +414,14 @@ def terminal_check(g: Game) -> Flow:
 def leaves_play_check(g: Game) -> Flow:
     """A card whose constant ``leaves_play: discard`` condition holds is discarded from play (issue 24:
     "discard this card from play when ..."), with a save step like a terminal kill (MOR-09)."""
-    yield from _removed_by_own_condition(g, triggers.leaves_play_victims, triggers.leaves_play_holds, "discard")
+    yield from _removed_by_own_condition(
+        g, lambda g: [c for c in triggers.leaves_play_victims(g) if triggers.leaves_play_destination(g, c) == "discard"],
+        triggers.leaves_play_holds, "discard")
+    for cid in triggers.leaves_play_victims(g):  # issue 24: removed from the game: no kill or discard to save from
+        if triggers.leaves_play_destination(g, cid) == "removed" and g.remove(cid, "removed"):
+            g.log(f"{g.name(cid)} is removed from the game (its own text)")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "left_play", "card": cid, "player": g.card(cid).controller})
 
 
 def _removed_by_own_condition(g: Game, victims, holds, removal: str) -> Flow:

@@ -12,7 +12,7 @@ from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
 from engine.abilities.selectors import select
-from engine.state import Effect
+from engine.state import PILE_ZONES, Effect
 from engine.uniqueness import copies_in_play, unique_problem
 from engine.wording import article
 
@@ -1018,8 +1018,20 @@ effect("search_pick", FilterSchema(), "each player of `player` (default you) sea
         phrase=lambda v, e, r: r.search_pick(v, e))(_search_pick)
 
 
+def _nearest_top(g: Game, cards: list) -> list:
+    """The one card of ``cards`` nearest the top of its pile (a deck's top is its first card; a discard or
+    dead pile's, its last), or none."""
+    def height(c):
+        pile = g.player(g.card(c).owner).pile(g.card(c).zone) if g.card(c).zone in PILE_ZONES else []
+        i = pile.index(c) if c in pile else -1
+        return -i if g.card(c).zone == "deck" else i
+    return [max(cards, key=height)] if cards else []
+
+
 def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
     cards = [c for c in select(g, arg, ctx)]
+    if e.get("top_only"):  # issue 24: "the attachment closest to the top of your discard pile" (Ruined Tomb)
+        cards = _nearest_top(g, cards)
     to = e.get("to", "target")
     done = False
     for cid in cards:
@@ -1051,11 +1063,14 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
        "`to`: a selector (target; `self`: this card, \"move it onto this character, if possible\") or a FILTER "
        "whose card the controller chooses as the effect resolves; an illegal host is never offered (ATT-01), and "
-       "a card that no host can take is discarded (given a selector, it stays where it is)",
+       "a card that no host can take is discarded (given a selector, it stays where it is); `top_only: true`: only "
+       "the one of the cards nearest the top of its pile (\"the attachment closest to the top of your discard pile\")",
        keys={"to": Either(Words("target", "host", "trigger", "self"), FilterSchema(),
-                          form="target | host | trigger | self | FILTER")},
+                          form="target | host | trigger | self | FILTER"), "top_only": TrueOnly()},
        asks=True,
-        phrase=lambda v, e, r: ("attach " + r.cards(v) + " to "
+        phrase=lambda v, e, r: ("attach " + (("the topmost " + r.filter(v["all"], article_=""))
+                                             if e.get("top_only") and isinstance(v, dict) and "all" in v
+                                             else r.cards(v)) + " to "
                                 + (r.cards(e["to"]) if isinstance(e.get("to"), str) else r.filter(e.get("to") or {}))))(_attach)
 
 

@@ -668,6 +668,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("X is the number of " + r.filter(a["x_is"], article_="", plural=True))
     if a.get("leaves_play") == "discard":
         out.append("this card is discarded from play")
+    if a.get("leaves_play") == "removed":
+        out.append("this card is removed from the game")
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
