@@ -15,11 +15,12 @@ import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QImage, QImageReader, QLinearGradient,
-                           QPainter, QPainterPath, QPen, QPixmap, QTextOption, QTransform)
+                           QPainter, QPainterPath, QPen, QPixmap, QTransform)
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
 from cards.errors import printable
@@ -268,6 +269,40 @@ MIN_TITLE_PX = 10.5
 """The smallest title size on screen, in pixels, for a compact card."""
 
 
+def wrap_words(text: str, fm: QFontMetricsF, width: float, max_lines: int = 1000) -> list[str]:
+    """``text`` wrapped word by word into lines no wider than ``width`` (in ``fm``'s units); a newline
+    starts a new line, and a word wider than a line stays whole on its own line. Stops past ``max_lines``
+    (one line more: the caller sees that the text goes on)."""
+    lines = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line else word
+            if not line or fm.horizontalAdvance(trial) <= width:
+                line = trial
+            else:
+                lines.append(line)
+                if len(lines) > max_lines:
+                    return lines
+                line = word
+        lines.append(line)
+        if len(lines) > max_lines:
+            return lines
+    return lines
+
+
+def cut_lines(lines: list[str], fm: QFontMetricsF, width: float, max_lines: int) -> list[str]:
+    """The first ``max_lines`` of ``lines``, the last ending with "…" when some were left out
+    (cut at a word), and any line wider than ``width`` elided: the reader sees that more exists."""
+    shown = lines[:max_lines]
+    if len(lines) > max_lines and shown:
+        last = shown[-1]
+        while last and fm.horizontalAdvance(last.rstrip(" ,.;:") + "\u2026") > width:
+            last = last.rsplit(" ", 1)[0] if " " in last else last[:-1]
+        shown[-1] = last.rstrip(" ,.;:") + "\u2026"
+    return [fm.elidedText(x, Qt.TextElideMode.ElideRight, width) for x in shown]
+
+
 def title_lines(title: str, width: float, px: float, max_lines: int = 3) -> tuple[QFont, list[str]]:
     """The title wrapped word by word into at most ``max_lines`` lines of ``width`` (scene units),
     at the largest size from ``px`` down to 80% of it that fits; the last line elided if it must."""
@@ -275,22 +310,70 @@ def title_lines(title: str, width: float, px: float, max_lines: int = 3) -> tupl
     while True:
         font = card_font(size, bold=True)
         fm = QFontMetricsF(font)
-        lines, line = [], ""
-        for word in title.split():
-            trial = f"{line} {word}".strip()
-            if fm.horizontalAdvance(trial) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
+        lines = wrap_words(title, fm, width, max_lines)
         fits = len(lines) <= max_lines and all(fm.horizontalAdvance(x) <= width for x in lines)
         if fits or size <= px * 0.8:
-            lines = lines[:max_lines]
-            lines[-1] = fm.elidedText(lines[-1], Qt.TextElideMode.ElideRight, width) \
-                if fm.horizontalAdvance(lines[-1]) > width or len(lines) == max_lines and not fits else lines[-1]
-            return font, lines
+            return font, cut_lines(lines, fm, width, max_lines)
         size -= px * 0.05
+
+
+BODY_PX = 7.4
+"""The rules text's size on the face (scene pixels); a longer text is drawn smaller, down to ``MIN_BODY_PX``."""
+MIN_BODY_PX = 5.6
+"""The smallest rules text size: legible on a card 110 px wide on screen, the view's 100%."""
+BODY_STEP = 0.3
+TEXT_ZOOM = 10
+"""The body is laid out at ten times its size and drawn scaled down: its size can be any tenth of a pixel
+(a font's pixel size is a whole number), and neither size nor line breaks depend on the view's zoom."""
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """A text laid out in its box (``fit_text``): its size in scene pixels, the lines drawn, and the font
+    and line metrics in layout units (``TEXT_ZOOM`` times scene units)."""
+
+    px: float
+    lines: tuple[str, ...]
+    font: QFont
+    ascent: float
+    spacing: float
+
+
+@lru_cache(maxsize=2048)
+def fit_text(text: str, width: float, height: float) -> FittedText:
+    """``text`` wrapped by words into a ``width`` x ``height`` box (scene units) at the largest size from
+    ``BODY_PX`` down to ``MIN_BODY_PX`` at which it all fits; at the smallest, as many whole lines as fit,
+    the last ending with "…". Cached per (text, box): the table paints the same faces again and again."""
+    px = BODY_PX
+    while True:
+        font = card_font(px * TEXT_ZOOM)
+        fm = QFontMetricsF(font)
+        room = width * TEXT_ZOOM
+        rows = max(0, int(height * TEXT_ZOOM // fm.lineSpacing()))
+        last = px - BODY_STEP < MIN_BODY_PX - 1e-6
+        # measuring costs: a size at which the text on one line is longer than all the rows (and the spaces
+        # where they break) cannot fit
+        if not last and fm.horizontalAdvance(" ".join(text.split())) > rows * (room + fm.horizontalAdvance(" ")):
+            px -= BODY_STEP
+            continue
+        lines = wrap_words(text.strip(), fm, room, rows)
+        fits = len(lines) <= rows and all(fm.horizontalAdvance(x) <= room for x in lines)
+        if fits or last:
+            return FittedText(font.pixelSize() / TEXT_ZOOM, tuple(cut_lines(lines, fm, room, rows)), font,
+                              fm.ascent(), fm.lineSpacing())
+        px -= BODY_STEP
+
+
+def paint_text(p: QPainter, rect: QRectF, text: str) -> None:
+    """Draw ``text`` fitted to ``rect`` (``fit_text``)."""
+    fit = fit_text(text, rect.width(), rect.height())
+    p.save()
+    p.translate(rect.topLeft())
+    p.scale(1 / TEXT_ZOOM, 1 / TEXT_ZOOM)
+    p.setFont(fit.font)
+    for i, line in enumerate(fit.lines):
+        p.drawText(QPointF(0, fit.ascent + i * fit.spacing), line)
+    p.restore()
 
 
 def paint_compact_title(p: QPainter, face: CardFace, lod: float, width: float = CARD_W) -> None:
@@ -400,11 +483,8 @@ def _paint_full_face(p: QPainter, face: CardFace, image: QImage | None = None) -
     mark = ("Maester's wording" if face.english else
             f"{face.text_lang.upper()} \u00b7 by hand" if face.text_lang else "") if body else ""
     if body:
-        p.setFont(card_font(7.4))
         p.setPen(QColor("#231a12"))
-        opt = QTextOption()
-        opt.setWrapMode(QTextOption.WrapMode.WordWrap)
-        p.drawText(QRectF(7, y + 1, CARD_W - 14, CARD_H - y - (17 if mark else 8)), body, opt)
+        paint_text(p, QRectF(7, y + 1, CARD_W - 14, CARD_H - y - (17 if mark else 8)), body)
     if mark:
         p.setPen(QColor("#6b5a3a" if face.english else "#7a4a00"))
         p.setFont(card_font(6.5, italic=bool(face.english), bold=not face.english))

@@ -11,7 +11,8 @@ import re
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QLabel, QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 from app.card_item import CARD_H, CARD_W, CardFace, paint_card, rules_text, strength_text
 from cards.errors import printable
@@ -73,7 +74,13 @@ class CardPreview(QWidget):
                                    "border-radius: 4px;")
         self.details.setOpenExternalLinks(False)
         self.details.linkActivated.connect(self._link)
-        box.addWidget(self.details, 2)
+        # a long text scrolls: the face may end its text with "…", the preview always holds all of it
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.details)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        box.addWidget(self.scroll, 2)
         self.printed = False
         """Show the printed text instead of Maester's wording (the link beside either switches; it stays
         switched for the next cards)."""
@@ -95,6 +102,19 @@ class CardPreview(QWidget):
         text = re.sub(rf"<!--{hide}-->.*?<!--/{hide}-->", "", self._details, flags=re.S)
         if self.details.text() != text:  # a rich-text label lays itself out again on every setText
             self.details.setText(text)
+            self._room_for_details()
+
+    def _room_for_details(self) -> None:
+        """The details take the room their text needs, the card image giving way down to its minimum;
+        past that they scroll."""
+        margins = self.layout().contentsMargins()
+        room = self.height() - margins.top() - margins.bottom() - self.layout().spacing() - self.view.minimumHeight()
+        need = self.details.heightForWidth(self.scroll.viewport().width())
+        self.scroll.setMinimumHeight(max(0, min(need, room)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._room_for_details()
 
     def _link(self, link: str) -> None:
         if link == "text:switch":

@@ -8,9 +8,15 @@ set plus the user's imported cards); with it, the pool read from FILE (LCG
 applied to LCG cards (``cards.overlay``). Exit status: 0 ok, 1 bad input, 2 usage.
 
 It prints one row per set (cards; automated, partial and not automated; the automated
-ones split into declarative, scripted and none needed), a total row, then the cards whose
-abilities do not parse, and ends with ``automated: <N> of <M> cards; partial: <P>; not
-automated: <Q>``.
+ones split into declarative, scripted and none needed; the share automated; how many of the
+cards not automated carry a keyword the engine does not model), a total row and, when the
+pool holds imported AGoTDB cards, a ``CCG era`` row (every ``agotdb_`` card). Then one line
+per fixed deck the pool holds (the Winter premium starters: how many of its cards are
+automated, and which are not), one line per keyword the engine does not model (the rules
+documents do not define it as a card keyword: the cards not automated that keep it, played
+by hand), the cards whose abilities
+do not parse, and it ends with ``automated: <N> of <M> cards; partial: <P>; not automated:
+<Q>``.
 
 A card's **status** (``status(card)``, which the table uses to mark cards played by hand):
 
@@ -140,6 +146,23 @@ class SetCount:
     cards: int = 0
     counts: dict[str, int] = field(default_factory=lambda: {DECLARATIVE: 0, SCRIPTED: 0, NONE_NEEDED: 0,
                                                              PARTIAL: 0, MANUAL: 0})
+    keyword_blocked: int = 0
+    """Cards not automated that carry a keyword the engine does not model."""
+
+    def add(self, category: str, blocked: bool) -> None:
+        self.cards += 1
+        self.counts[category] += 1
+        self.keyword_blocked += blocked
+
+    def merge(self, other: "SetCount") -> None:
+        self.cards += other.cards
+        self.keyword_blocked += other.keyword_blocked
+        for k, v in other.counts.items():
+            self.counts[k] += v
+
+    @property
+    def share(self) -> str:
+        return f"{100 * self.automated / self.cards:.1f}%" if self.cards else "-"
 
     @property
     def automated(self) -> int:
@@ -155,10 +178,24 @@ class SetCount:
 
 
 @dataclass
+class DeckCount:
+    """A fixed deck (``cards.sets.FIXED_DECKS``) the pool holds, and its cards not automated."""
+
+    name: str
+    cards: int
+    not_automated: list[tuple[CardDef, str]]
+
+
+@dataclass
 class Report:
     sets: list[SetCount]
     broken: list[tuple[CardDef, str]]
     """Cards whose abilities are given but do not parse."""
+    era: SetCount | None = None
+    """The CCG era's row (every imported AGoTDB card), when the pool has any."""
+    decks: list[DeckCount] = field(default_factory=list)
+    keywords: dict[str, list[str]] = field(default_factory=dict)
+    """Each keyword the engine does not model, with the names of the cards not automated that keep it."""
 
     @property
     def total(self) -> int:
@@ -177,18 +214,27 @@ class Report:
         return sum(s.manual for s in self.sets)
 
     def lines(self) -> list[str]:
-        total = SetCount("total", self.total)
+        total = SetCount("total")
         for s in self.sets:
-            for k, v in s.counts.items():
-                total.counts[k] += v
-        rows = self.sets + [total]
+            total.merge(s)
+        rows = self.sets + [total] + ([self.era] if self.era else [])
         width = max([len("set")] + [len(s.name) for s in rows])
         head = (f"{'set':<{width}}  {'cards':>5}  {'automated':>9}  {'partial':>7}  {'not automated':>13}  "
-                f"{'declarative':>11}  {'scripted':>8}  {'none needed':>11}")
+                f"{'declarative':>11}  {'scripted':>8}  {'none needed':>11}  {'share':>6}  {'keyword by hand':>15}")
         out = [head]
         for s in rows:
             out.append(f"{s.name:<{width}}  {s.cards:>5}  {s.automated:>9}  {s.partial:>7}  {s.manual:>13}  "
-                       f"{s.counts[DECLARATIVE]:>11}  {s.counts[SCRIPTED]:>8}  {s.counts[NONE_NEEDED]:>11}")
+                       f"{s.counts[DECLARATIVE]:>11}  {s.counts[SCRIPTED]:>8}  {s.counts[NONE_NEEDED]:>11}  "
+                       f"{s.share:>6}  {s.keyword_blocked:>15}")
+        for deck in self.decks:
+            done = deck.cards - len(deck.not_automated)
+            line = f"fixed deck {deck.name}: {done} of {deck.cards} cards automated"
+            if deck.not_automated:
+                line += "; not: " + "; ".join(f"{c.name} ({why})" for c, why in deck.not_automated)
+            out.append(line)
+        for word, names in sorted(self.keywords.items()):
+            out.append(f"keyword not modelled, played by hand: {word} ({len(names)} cards: "
+                       f"{', '.join(names)})")
         for card, why in self.broken:
             out.append(f"not automated: {card.name} [{card.key}]: {why}")
         out.append(f"automated: {self.automated} of {self.total} cards; partial: {self.partial}; "
@@ -196,18 +242,34 @@ class Report:
         return out
 
 
+CCG_PREFIX = "agotdb_"
+"""The key prefix of the cards imported from AGoTDB: the CCG era (Winter Edition to Five Kings)."""
+
+
 def build_report(pool: CardPool) -> Report:
+    from cards.deck import fixed_decks
+
     sets: dict[str, SetCount] = {}
     broken: list[tuple[CardDef, str]] = []
+    era = SetCount("CCG era")
+    keywords: dict[str, list[str]] = {}
     for card in pool:
         name = card.set or "(no set)"
         row = sets.setdefault(name, SetCount(name))
-        category, why = classify(card)
-        row.cards += 1
-        row.counts[category] += 1
-        if category == MANUAL and card.abilities and why.startswith("abilities"):
-            broken.append((card, why))
-    return Report(list(sets.values()), broken)
+        st = status(card)
+        unknown = unmodelled_keywords(card.text) if not st.automated else []
+        row.add(st.category, bool(unknown))
+        if card.key.startswith(CCG_PREFIX):
+            era.add(st.category, bool(unknown))
+        for word in unknown:
+            names = keywords.setdefault(word.lower(), [])
+            if card.name not in names:
+                names.append(card.name)
+        if st.category == MANUAL and card.abilities and st.note.startswith("abilities"):
+            broken.append((card, st.note))
+    decks = [DeckCount(fixed.name, len(cards), [(c, status(c).note) for c in cards if not status(c).automated])
+             for fixed, cards in fixed_decks(pool)]
+    return Report(list(sets.values()), broken, era if era.cards else None, decks, keywords)
 
 
 def main(argv: list[str] | None = None) -> int:

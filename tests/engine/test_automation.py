@@ -90,6 +90,38 @@ def test_report_counts_per_set():
     assert header[:4] == ["set", "cards", "automated", "partial"]
 
 
+def test_report_era_row_fixed_decks_and_keywords_played_by_hand():
+    """The CCG era's row (every agotdb_ card), the share automated, the fixed decks the pool holds,
+    and each keyword the engine does not model with the cards that keep it."""
+    pool = CardPool()
+    ccg = [card("agotdb_1", "Any Phase: kill a character.", [KILL], set_name="Winter Edition",
+                printings=("Winter G1",)),
+           card("agotdb_2", "Ambush.", set_name="Winter Edition", printings=("Winter G2",)),
+           card("agotdb_3", "Ambush.\nAny Phase: kill a character.", [KILL], set_name="Five Kings Edition"),
+           card("agotdb_4", "Any Phase: kill a character.", set_name="Five Kings Edition")]
+    for c in ccg + [card("declared", "Any Phase: kill a character.", [KILL])]:
+        pool.add(c)
+    report = build_report(pool)
+    assert report.era is not None
+    assert (report.era.cards, report.era.automated, report.era.partial, report.era.manual) == (4, 1, 1, 2)
+    assert report.era.keyword_blocked == 2
+    lines = report.lines()
+    assert "share" in lines[0].split() and lines[0].endswith("keyword by hand")
+    era = next(line for line in lines if line.startswith("CCG era"))
+    assert era.split()[2:] == ["4", "1", "1", "2", "1", "0", "0", "25.0%", "2"]
+    winter = next(line for line in lines if line.startswith("Winter Edition"))
+    assert winter.split()[-2:] == ["50.0%", "1"]
+    assert "fixed deck Winter Greyjoy starter: 1 of 2 cards automated; not: Agotdb_2 (keywords not modelled: ambush)" \
+        in lines
+    assert "keyword not modelled, played by hand: ambush (2 cards: Agotdb_2, Agotdb_3)" in lines
+    # without imported CCG cards there is no era row and no fixed deck
+    pool2 = CardPool()
+    for c in INVENTED:
+        pool2.add(c)
+    lines2 = build_report(pool2).lines()
+    assert not any(line.startswith(("CCG era", "fixed deck")) for line in lines2)
+
+
 def test_status_for_the_table():
     by_key = {c.key: c for c in INVENTED}
     assert status(by_key["declared"]).status == "automated" and status(by_key["declared"]).automated
