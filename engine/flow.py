@@ -706,6 +706,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.spend_gold(name, cost, answer.get("gold_tokens"))
         if not dup:
             triggers.use_reducer(g, name, cid)
+            key = f"marshalled:{g.state.phase_serial}:{name}:{g.card_type(cid)}"  # the first_marshalled filter
+            g.state.counters[key] = g.state.counters.get(key, 0) + 1
         if g.has_keyword(cid, "limited") and not dup:
             if p.limited_played:  # issue 24: the additional Limited location (Taxation)
                 p.extra_limited_played = True

@@ -2137,3 +2137,33 @@ def _replace_hand(g, e, arg, ctx):
     g.log(f"{who} puts {len(hand)} card{'s' if len(hand) != 1 else ''} from hand on the bottom of the deck and "
           f"takes as many from its top ({g.name(ctx.source)})")
     return bool(hand)
+
+
+def _house_power_to(g: Game, e: dict, arg: Any, ctx: Ctx):
+    house = g.player(ctx.player).house_card
+    n = g.card(house).power if house is not None else 0
+    if not n:
+        return False
+    g.card(house).power = 0
+    g.log(f"{ctx.player} discards {n} power from the House card ({g.name(ctx.source)})")
+    f = {**dict(arg), "controller": "you", "moribund": False}
+    for i in range(n):
+        cands = candidates(g, f, ctx)
+        if not cands:
+            g.log(f"{n - i} power cannot be placed: {ctx.player} controls no card to take it")
+            break
+        pick = cands[0]
+        if len(cands) > 1:
+            answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(ctx.source)}: choose the card that takes "
+                                              f"power {i + 1} of {n}", cands, 1, 1, "a card that may take the power"))
+            pick = answer["choose"][0]
+        g.card(pick).power += 1
+        g.log(f"{ctx.player} places 1 power on {g.name(pick)} ({g.name(ctx.source)})")
+    return True
+
+
+effect("house_power_to", FilterSchema(), "all the power on your House card is discarded, then you place as many "
+       "power on cards you control that match, one at a time, each on a card of your choice (none when none "
+       "matches; moving power is not claiming, ZON-08): Qyburn", asks=True,
+       phrase=lambda v, e, r: ("discard all power from your House card, then place that much power, one at a time, "
+                               "on " + r.filter({"controller": "you", **v}, article_="", plural=True)))(_house_power_to)

@@ -612,3 +612,14 @@ def _cost_max_participants(g, cid, want, ctx):
     if ch is None or ch.ended or g.defn(cid).cost is None:
         return False
     return g.defn(cid).cost <= len(ch.attackers) + len(ch.defenders)
+
+
+# --- issue 24 (Five Kings Edition, fk5) ---
+
+@filter_key("first_marshalled", TrueOnly(), "its owner has marshalled no card of its type this phase (a card in "
+                                            "hand: it would be his first; duplicates do not count): Viserys "
+                                            "Targaryen's agenda, \"the first attachment each player plays\"",
+            phrase=lambda v, r: r.post("that would be the first of its type its owner marshals this phase"))
+def _first_marshalled(g, cid, want, ctx):
+    c = g.card(cid)
+    return not g.state.counters.get(f"marshalled:{g.state.phase_serial}:{c.owner}:{g.card_type(cid)}")
