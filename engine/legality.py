@@ -434,7 +434,25 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     cap = max_declared(g)
     if cap is not None and len(attackers) > cap:
         return f"no player may declare more than {cap} attacker{'s' if cap != 1 else ''} now ({cap_source(g)}, GEN-01)"
+    problem = all_or_none_problem(g, name, ctype, attackers,
+                                  [c for c in g.characters(name, standing=True) if can_attack(g, name, c, ctype)],
+                                  "attackers")
+    if problem:
+        return problem
     return influence_toll_problem(g, name, "attack", attackers)
+
+
+def all_or_none_problem(g: Game, name: str, ctype: str, picks: list, able: list, what: str) -> str | None:
+    """Issue 24 (All Men Must Fight): a player bound by ``all_or_none`` for this challenge type declares none of
+    his characters, or every one that could be declared (GEN-01)."""
+    if not picks or set(picks) >= set(able):
+        return None
+    for source, stop in triggers.prohibitions(g, name, "all_or_none"):
+        if stop.get("type") in (None, ctype):
+            missing = ", ".join(g.name(c) for c in able if c not in picks)
+            return (f"{name} must declare every character that can be declared as {what} in {ctype} challenges, "
+                    f"or none: {missing} too ({g.name(source)}, GEN-01)")
+    return None
 
 
 def max_declared(g: Game) -> int | None:
@@ -549,7 +567,8 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
                           f"({g.name(found[0][0])}) and has {g.spendable_gold(ch.defender)} (GEN-01)")
-        problem = influence_toll_problem(g, ch.defender, "defend", picks)
+        problem = influence_toll_problem(g, ch.defender, "defend", picks) or \
+            all_or_none_problem(g, ch.defender, ch.type, picks, eligible, "defenders")
         if problem:
             raise Refused(problem)
         stop = triggers.prohibited(g, ch.defender, "defenders") if len(picks) > 1 else None

@@ -2167,3 +2167,49 @@ effect("house_power_to", FilterSchema(), "all the power on your House card is di
        "matches; moving power is not claiming, ZON-08): Qyburn", asks=True,
        phrase=lambda v, e, r: ("discard all power from your House card, then place that much power, one at a time, "
                                "on " + r.filter({"controller": "you", **v}, article_="", plural=True)))(_house_power_to)
+
+
+def _offer_players(g: Game, cid: int, ctx: Ctx) -> list[str]:
+    return [n for n in g.state.clockwise_from(ctx.player)
+            if not g.player(n).eliminated and n != g.card(cid).controller]
+
+
+def _prepare_offer_control(g: Game, e: dict, arg: Any, ctx: Ctx):
+    """Step 1: the ability's controller chooses the player (one who does not control the card)."""
+    cards = select(g, arg, ctx)
+    players = _offer_players(g, cards[0], ctx) if cards else []
+    if len(players) > 1:
+        answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(ctx.source)}: choose the player who may take "
+                                          f"control of {g.name(cards[0])}", players, 1, 1,
+                                          "a player who does not control it"))
+        players = list(answer["choose"])
+    ctx.answers[id(e)] = players[:1]
+
+
+def _offer_control(g: Game, e: dict, arg: Any, ctx: Ctx):
+    cards = select(g, arg, ctx)
+    who = (ctx.answers.get(id(e)) or [None])[0]
+    if not cards or who is None:
+        return False
+    cid = cards[0]
+    c = g.card(cid)
+    if c.zone != "in_play" or c.controller == who or control_problem(g, who, cid):
+        return False
+    answer = yield from g.ask(_choice(g, who, f"{g.name(ctx.source)}: take control of {g.name(cid)}?",
+                                      ["take", "pass"], 1, 1, "take or pass"))
+    if answer["choose"] != ["take"]:
+        g.log(f"{who} does not take control of {g.name(cid)} ({g.name(ctx.source)})")
+        return False
+    g.set_controller(cid, who)
+    g.log(f"{who} takes control of {g.name(cid)} ({g.name(ctx.source)})")
+    if g.state.window is not None:
+        g.state.window.gates.append({"event": "control_taken", "card": cid, "player": who})
+    return True
+
+
+effect("offer_control", card_selector(), "in step 1 you choose a player who does not control the card (asked only "
+       "when there are several); as it resolves, that player may take control of it (`choose: [take]` or "
+       "`[pass]`; not a unique he already has, UNQ-02/04): Nightfire Convert", asks=True,
+       prepare=_prepare_offer_control,
+       phrase=lambda v, e, r: "choose a player who does not control " + r.cards(v)
+       + "; that player may take control of it")(_offer_control)

@@ -511,3 +511,9 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+PROHIBITIONS = PROHIBITIONS + ("all_or_none",)
+"""all_or_none (with type: military | intrigue | power): in challenges of that type (any type without it) the player
+declares as attackers, or as defenders, either none of his characters or every one that could be declared (All Men
+Must Fight, GEN-01)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

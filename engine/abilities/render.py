@@ -659,6 +659,8 @@ def _constant(a: dict, r: Render) -> list[str]:
                             f"{'card' if p.get('max', 0) == 1 else 'cards'} in {r.their(who)} dead pile",
             "extra_claim": f"the claim of {r.poss(who)} revealed plot is {p.get('max', 0)} higher",
             "extra_initiative": f"{r.poss(who)} initiative is {p.get('max', 0)} higher",
+            "all_or_none": f"to declare attackers or defenders in {p.get('type', 'any')} challenges, {r.cards(who)} "
+                           f"must declare every character that can be declared",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
