@@ -1062,6 +1062,7 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
     st.challenge = ch
     st.challenge_serial += 1
     g.player(name).challenges_made.append(ch.type)  # C-15: initiating uses up the type
+    st.counters[f"challenged:{name}:{ch.defender}"] = st.phase_serial  # issue 24: the `challengers` selector
     triggers.pay_challenge_tolls(g, name, ch.type)  # core-c: a toll on this challenge type (Magister Illyrio)
     yield from pay_tolls(g, name, legality.declare_tolls(g, name, answer))  # core-d: GEN-01
     need = triggers.influence_tolls(g, "attack", ch.attackers)  # issue 24: Banished, In Chains

@@ -402,6 +402,9 @@ class Game:
         if any("strength_per_attachment" in m for m in constants):  # core-b: Power and Wealth
             n = len(self.card(card_id).attachments)
             mods += sum(keep(int(m.get("strength_per_attachment", 0)) * n) for m in constants)
+        if any("strength_per_power" in m for m in constants):  # issue 24: Stannis Baratheon (ITE Legacy)
+            n = self.card(card_id).power
+            mods += sum(keep(int(m.get("strength_per_power", 0)) * n) for m in constants)
         return max(0, base + mods)
 
     def _netted(self, card_id: int, printed: set, add_stat: str, remove_stat: str, add_key: str,
@@ -590,6 +593,7 @@ class Game:
         c = self.card(cid)
         if c.tokens.get("gold") and c.zone in ("in_play", "attached"):
             self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        from_hand = c.zone == "hand"
         self._detach_from_location(cid)
         pile = self.player(c.owner).pile(zone)
         if zone == "deck":
@@ -605,6 +609,8 @@ class Game:
         c.x = 0
         c.tokens = {}
         c.note = ""
+        if from_hand and zone == "discard" and self.state.window is not None:  # issue 24: Pirate of Pyke
+            self.state.window.gates.append({"event": "discarded_from_hand", "card": cid, "player": c.owner})
 
     def put_in_play(self, cid: int, controller: str, *, kneeling: bool = False, facedown: bool = False) -> None:
         self._detach_from_location(cid)
@@ -947,7 +953,9 @@ class Game:
     # --- core-c additions ---
     def uncounted(self, card_id: int) -> bool:
         """The card's STR does not count in the challenge (``not_counted``)."""
-        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted"))
+        return bool(effects_on(self.__dict__, self.state, card_id, "uncounted")) or (
+            triggers.constants_modify(self, "not_counted")  # issue 24: a constant's not_counted (Wolf Stalwart)
+            and any(m.get("not_counted") for m in self._constants(card_id)))
 
 
     # --- core-d additions ---

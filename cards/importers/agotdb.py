@@ -558,6 +558,8 @@ def _card(row, index, file, report, french, english_text, era) -> CardDef | None
             report.note(f"claim on a {ctype} (ignored)", ref)
         elif field == "Influence" and value < 0:
             report.note(f"negative influence {value} (imported as 0)", ref)
+        elif field in ("Income", "Initiative") and value == -1:  # issue 24: Yronwood Spies' X initiative
+            report.note(f"{field.lower()} X (imported as 0; the card's text says what X is)", ref)
         else:
             m[field.lower()] = value
 

@@ -280,3 +280,38 @@ def _discarded(g, want, ctx):
     most = f.pop("count_max", None)
     n = sum(1 for c in ctx.discarded if matches(g, c, f, ctx))
     return n >= need and (most is None or n <= most)
+# --- issue 24 (CCG A House of Talons) additions ---
+
+from engine.abilities.registry import Mapping  # noqa: E402
+
+_HOUSE_POWER_WHO = {"you": "you have", "opponent": "an opponent has", "any": "a player has",
+                    "defender": "the defending player has"}
+
+
+def _house_power_phrase(v, r) -> str:
+    amount = (f"{v['min']} or more" if "max" not in v else f"{v['max']} or fewer" if "min" not in v
+              else f"{v['min']} to {v['max']}")
+    who = v.get("player", "you")
+    return f"{_HOUSE_POWER_WHO[who]} {amount} power on {'your' if who == 'you' else 'his'} House card"
+
+
+@condition("house_power", Mapping({"player": Words(*_HOUSE_POWER_WHO), "min": Int(), "max": Int()},
+                                  form="{player: you | opponent | any | defender, min: N, max: N}",
+                                  what="house_power"),
+           "the power on a House card is at least `min` and at most `max`: on yours (`player: you`, the "
+           "default), on an opponent's (`opponent`: any one of them), on any player's (`any`), or on the "
+           "defending player's in the current challenge (`defender`) (the CCG's \"while you have 6 power or "
+           "more on your House\")",
+           phrase=_house_power_phrase)
+def _house_power(g, want, ctx):
+    who = want.get("player", "you")
+    if who == "you":
+        names = [ctx.player]
+    elif who == "defender":
+        ch = g.state.challenge
+        names = [] if ch is None or ch.ended else [ch.defender]
+    else:
+        names = [p.name for p in g.state.players if not p.eliminated
+                 and (who == "any" or p.name != ctx.player)]
+    low, high = want.get("min", 0), want.get("max")
+    return any(low <= g.house_power(n) and (high is None or g.house_power(n) <= high) for n in names)

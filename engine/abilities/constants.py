@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from cards.model import ATTACHMENTS_EXCEPT
 from engine.abilities.conditions import condition_holds
-from engine.abilities.filters import candidates, immune_to, immunities_to, matches
+from engine.abilities.filters import candidates, house_and_plot_cards, immune_to, immunities_to, matches
 from engine.abilities.model import Ability, Ctx
 from engine.abilities.reads import (BLANK, CHALLENGE, COUNTERS, GOLD, KEYWORDS, KNEEL, MODIFY_STATS, MORIBUND, PHASE,
                                    PILES, POWER, TRAITS, condition_stats, constant_reads, filter_reads, filter_stats,
@@ -49,29 +49,39 @@ def prohibited(g: Game, player: str, what: str) -> tuple[int, dict] | None:
 def extra_power_to_win(g: Game, player: str) -> int:
     """Issue 24 (Balon's Follower): the power ``player`` needs beyond 15 to win, one ``prohibit: {what:
     extra_power_to_win, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_power_to_win"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_power_to_win"))
 
 
 def extra_doomed(g: Game, player: str) -> int:
     """Issue 24 (Great Pyramid of Meereen): the Doomed cards ``player`` is considered to have in his dead pile
     beyond the real ones, one ``prohibit: {what: extra_doomed, max: N}`` in play after another."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_doomed"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_doomed"))
 def extra_claim(g: Game, player: str) -> int:
     """Issue 24 (Dragonstone): how much higher the claim of ``player``'s revealed plot is, one ``prohibit:
     {what: extra_claim, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_claim"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_claim"))
 
 
 def extra_prohibited(g: Game, player: str, what: str) -> int:
     """Issue 24 (A Beggared Realm, Winter is Coming): the sum of the ``max`` of the player's ``prohibit: {what:
     extra_income | extra_strength, max: N}`` in play."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, what))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, what))
 
 
 def extra_initiative(g: Game, player: str) -> int:
     """Issue 24 (Mountain Bandits): how much higher ``player``'s initiative is, one ``prohibit: {what:
     extra_initiative, max: N}`` in play after another (each adds its N)."""
-    return sum(int(p.get("max", 0)) for _, p in prohibitions(g, player, "extra_initiative"))
+    return sum(_max_of(g, cid, p) for cid, p in prohibitions(g, player, "extra_initiative"))
+
+
+def _max_of(g: Game, cid: int, p: dict) -> int:
+    """A restriction's ``max`` (the N of "N more"), times the count of its ``for_each`` when it has one, read
+    now as its card's controller's (issue 24: Bitterbridge Tourney Grounds, "for each Power Struggle plot in your
+    used pile")."""
+    n = int(p.get("max", 0))
+    if "for_each" in p:
+        n *= count_for_each(g, p["for_each"], Ctx(cid, g.state.cards[cid].controller, None))
+    return n
 
 
 def prohibitions(g: Game, player: str, what: str):
@@ -709,20 +719,7 @@ def count_for_each(g: Game, spec, ctx: Ctx) -> int:
     the pile ``from`` names (every player's dead pile: ``owner: you`` or ``opponent`` narrows it)."""
     if spec == "your_gold":
         return g.player(ctx.player).gold
-    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(_house_and_plot_cards(g, spec, ctx))
-
-
-def _house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
-    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
-    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
-    the filters walk."""
-    want = spec.get("type")
-    types = {want} if isinstance(want, str) else set(want or ())
-    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
-        return []
-    found = [c for p in g.state.players if not p.eliminated
-             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
-    return [c for c in found if matches(g, c, dict(spec), ctx)]
+    return len(candidates(g, dict(spec), ctx, any_player=True)) + len(house_and_plot_cards(g, spec, ctx))
 
 
 def defined_x(g: Game, player: str, cid: int) -> int | None:

@@ -174,7 +174,7 @@ def reducers_for(g: Game, player: str, cid: int, kind: str = "gold") -> list[int
     """Indices of every waiting reduction of that kind (gold, or influence: ``reduce_influence``) that
     applies to playing ``cid``: all of them apply to it (COS-07 d) and it uses them all up."""
     return [i for i, r in enumerate(g.state.reducers)
-            if r["player"] == player and r.get("kind", "gold") == kind
+            if r["player"] in (player, "any") and r.get("kind", "gold") == kind
             and matches(g, cid, r["filter"], Ctx(r["source"], player))]
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.model import ICONS
 from engine import scripted
-from engine.abilities.filters import candidates, challenge_loser, immune_to, matches
+from engine.abilities.filters import candidates, challenge_loser, house_and_plot_cards, immune_to, matches
 from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
@@ -154,8 +154,10 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house", "gate_house")
-"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim)."""
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house")
+"""``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim);
+``each_opponent_house``: the House card of each opponent, one after the other (issue 24: The Iron Throne of
+the Iron Throne Edition)."""
 
 
 def _power(g, name, e, arg, ctx):
@@ -166,7 +168,13 @@ def _power(g, name, e, arg, ctx):
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
-    if src == "gate_house":
+    if src == "each_opponent_house":  # issue 24: N power from each opponent's House, in turn
+        done = [_power(g, name, {**e, "from": {"house_of_player": who}}, n, ctx)
+                for who in select(g, "each_opponent", ctx)]
+        return any(done)
+    if isinstance(src, dict) and "house_of_player" in src:
+        holder = g.player(src["house_of_player"]).house_card
+    elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
     elif src in ("opponent_house",):
@@ -195,6 +203,8 @@ def _power(g, name, e, arg, ctx):
 
 
 def _power_holders(g, src, ctx) -> list[int]:
+    if src == "each_opponent_house":
+        return [g.player(who).house_card for who in select(g, "each_opponent", ctx)]
     if src == "opponent_house":
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
@@ -232,7 +242,7 @@ POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | c
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
         "gate_house`: the power the gate's player has just claimed for his House, from his House card "
-        "(`house_power_claimed`)",
+        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
         phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
                                 f"{r.power_place(e.get('from', 'opponent_house'))} "
@@ -303,8 +313,8 @@ def _describe_modify(e: dict) -> str:
         "counts while it is one (WIN-03), and killed it goes to the discard pile. `terminal: FILTER` (e.g. "
         "`{strength_max: 0}`): while the card matches it, it is killed, and a save that does not end the "
         "condition does not save it (MOR-09); a card's own terminal rule is `{kind: constant, terminal: FILTER}`. "
-        "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, or "
-        "the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
+        "`for_each: FILTER | your_gold`: the STR change is multiplied by the number of matching cards (in play, with "
+        "the House cards and revealed plots when its `type` names them, or the pile `from:` names) or the gold in your pool, counted once as the effect resolves (EFF-06: \"+1 STR "
         "for each card in your hand\" is `{for_each: {from: hand}}`). `cannot: [be_killed | be_discarded | defend | "
         "stand | attack | be_saved | be_removed_from_challenge | participate_military | participate_intrigue | "
         "participate_power]`: for the duration the card cannot be killed, be discarded from play, be declared as a "
@@ -326,7 +336,8 @@ def _modify(g, e, arg, ctx):
     if e.get("strength") in ("x", "minus_x"):  # issue 24: the X paid (Blood Magic)
         e = dict(e, strength=_amount(e["strength"], ctx))
     if e.get("strength") and "for_each" in e:  # EFF-06: counted once, as the effect resolves
-        n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else len(candidates(g, dict(e["for_each"]), ctx))
+        n = g.player(ctx.player).gold if e["for_each"] == "your_gold" else (  # the revealed plots count too (C-18)
+            len(candidates(g, dict(e["for_each"]), ctx)) + len(house_and_plot_cards(g, e["for_each"], ctx)))
         e = dict(e, strength=int(e["strength"]) * n)
     for cid in select(g, arg, ctx):
         if immune_to(g, cid, ctx.source, _kind(ctx)) and cid not in ctx.targets:
@@ -761,9 +772,12 @@ def _reduce(g, e, arg, ctx):
         g.log(f"{ctx.player}'s next matching card costs its printed cost less ({g.name(ctx.source)})")
         return True
     n = int(arg) * (_reduce_count(g, e["for_each"], ctx) if "for_each" in e else 1)  # issue 24: Paper Money
-    g.state.reducers.append({"player": ctx.player, "amount": n, "filter": dict(e.get("card") or {}),
-                             "until": e.get("until", "phase"), "source": ctx.source})
-    g.log(f"{ctx.player}'s next matching card costs {n} less ({g.name(ctx.source)})")
+    who = "any" if e.get("player") == "any" else ctx.player  # issue 24: Tobho Mott's Armory
+    g.state.reducers.append({"player": who, "amount": -n if e.get("raise") else n,
+                             "filter": dict(e.get("card") or {}), "until": e.get("until", "phase"),
+                             "source": ctx.source})
+    g.log(f"{'the' if who == 'any' else ctx.player + chr(39) + 's'} next matching card costs {n} "
+          f"{'more' if e.get('raise') else 'less'} ({g.name(ctx.source)})")
     return True
 
 
@@ -932,6 +946,8 @@ def _prepare_chooses(g: Game, e: dict, arg: Any, ctx: Ctx):
     f = dict(arg)
     ctx.chosen, ctx.unchosen = [], []
     for chooser in select(g, e.get("by", "you"), ctx):
+        if "unless" in e and condition_holds(g, dict(e["unless"]), Ctx(ctx.source, chooser, ctx.ability)):
+            continue  # issue 24: this player is not one of those who choose (Battle of Oxcross)
         owners = [chooser] if e.get("among", "own") == "own" else \
             [n for n in g.state.clockwise_from(ctx.player) if not g.player(n).eliminated]
         for owner in owners:
@@ -2116,6 +2132,28 @@ REGISTRY["effect"]["chooses"].doc += (" (`count_each: FILTER`: as many as the ca
                                       "`from:`, counted as the choice is made: Dark and Full of Terrors)")
 
 
+# --- issue 24 (CCG Five Kings Edition, part 6) additions ---
+
+REGISTRY["effect"]["chooses"].keys["unless"] = _Condition()
+REGISTRY["effect"]["chooses"].doc += (" (`unless: CONDITION`: a chooser for whom the condition holds, read as his "
+                                      "own, chooses nothing: \"each player who has not won a military challenge\", "
+                                      "Battle of Oxcross)")
+REGISTRY["effect"]["chooses"].keys["by"] = Words(*REGISTRY["effect"]["chooses"].keys["by"].words, "challengers")
+
+
+def _reduce_phrase(v, e, r) -> str:
+    who = "any player plays" if e.get("player") == "any" else "you play"
+    by = "its printed cost" if v == "printed_cost" else f"{v} gold"
+    verb = "raise" if e.get("raise") else "reduce"
+    return (f"{verb} the cost of the next {r.filter(e.get('card') or {}, article_='')} {who} this "
+            f"{e.get('until', 'phase')} by {by}" + r.for_each(e.get("for_each")))
+
+
+REGISTRY["effect"]["reduce"].keys["player"] = Words("you", "any")
+REGISTRY["effect"]["reduce"].keys["raise"] = TrueOnly()
+REGISTRY["effect"]["reduce"].phrase = _reduce_phrase
+REGISTRY["effect"]["reduce"].doc += ("; `player: any`: the next matching card any player plays, whoever plays it uses "
+                                     "it up; `raise: true`: that card costs N gold more instead (Tobho Mott's Armory)")
 # --- issue 24 (Five Kings Edition, fk5) ---
 
 @effect("replace_hand", Words("you", "target"), "the player puts every card of his hand on the bottom of his deck, "

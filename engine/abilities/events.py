@@ -169,6 +169,11 @@ event("stealth_used", {"card": CARD, "player": PLAYER}, "an attacker uses Stealt
       phrase=lambda w, r: f"after {r.event_card(w)} uses stealth on a character")
 
 
+# --- issue 24 (A House of Thorns) ---
+event("discarded_from_hand", {"card": CARD, "player": PLAYER}, "a card is discarded from a player's hand, by any "
+      "effect, cost or claim (card, the hand's owner); opened once per card", opened_by=("engine/game.py",),
+      phrase=lambda w, r: "after a card is discarded from " + {"you": "your", "opponent": "an opponent's"}.get(
+          w.get("player"), "a player's") + " hand")
 # --- issue 24 (Five Kings Edition, fk5) ---
 event("control_taken", {"card": CARD, "player": PLAYER}, "a player takes control of a card in play from another "
       "player, by an effect or a controlling attachment (card; player: who takes it)", opened_by=(EFFECTS, FLOW),

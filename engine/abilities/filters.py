@@ -392,6 +392,19 @@ def _pool(g: Game, f: dict, ctx: Ctx, any_player: bool = False) -> list[int]:
     return pool
 
 
+def house_and_plot_cards(g: Game, spec: dict, ctx: Ctx) -> list[int]:
+    """Issue 24 (Ser Gregor's Band, Slanderous Lies): a ``for_each`` whose ``type`` names ``house`` or ``plot``
+    also counts the House cards and the revealed plots, which are in play (ZON-04, C-18) but not on the table
+    the filters walk."""
+    want = spec.get("type")
+    types = {want} if isinstance(want, str) else set(want or ())
+    if spec.get("from", "in_play") != "in_play" or not types & {"house", "plot"}:
+        return []
+    found = [c for p in g.state.players if not p.eliminated
+             for c, t in ((p.house_card, "house"), (p.revealed_plot, "plot")) if c is not None and t in types]
+    return [c for c in found if matches(g, c, dict(spec), ctx)]
+
+
 # --- core-b additions ---
 
 from cards.model import CRESTS  # noqa: E402
@@ -623,3 +636,33 @@ def _cost_max_participants(g, cid, want, ctx):
 def _first_marshalled(g, cid, want, ctx):
     c = g.card(cid)
     return not g.state.counters.get(f"marshalled:{g.state.phase_serial}:{c.owner}:{g.card_type(cid)}")
+
+# --- issue 24 (A Song of Night, part 2) ---
+
+@filter_key("printed_strength_max", Int(minimum=None), "printed STR N or less (the card's own, whatever changes its "
+                                                       "current STR; the Stalwart cycle)",
+            phrase=lambda v, r: r.post(f"with printed STR {v} or lower"))
+def _printed_strength_max(g, cid, want, ctx):
+    return (g.defn(cid).strength or 0) <= want
+
+
+@filter_key("printed_strength_min", Int(minimum=None), "printed STR N or more",
+            phrase=lambda v, r: r.post(f"with printed STR {v} or higher"))
+def _printed_strength_min(g, cid, want, ctx):
+    return (g.defn(cid).strength or 0) >= want
+
+
+@filter_key("strength_highest", TrueOnly(), "a character with the highest current STR in play (no character in "
+                                            "play has more; ties all match)",
+            phrase=lambda v, r: r.post("with the highest STR in play"))
+def _strength_highest(g, cid, want, ctx):
+    mine = g.strength(cid)
+    return g.card_type(cid) == "character" and all(g.strength(c) <= mine for c in in_play_of_type(g, "character"))
+
+
+@filter_key("strength_lowest", TrueOnly(), "a character with the lowest current STR in play (no character in play "
+                                           "has less; ties all match)",
+            phrase=lambda v, r: r.post("with the lowest STR in play"))
+def _strength_lowest(g, cid, want, ctx):
+    mine = g.strength(cid)
+    return g.card_type(cid) == "character" and all(g.strength(c) >= mine for c in in_play_of_type(g, "character"))

@@ -517,3 +517,15 @@ PROHIBITIONS = PROHIBITIONS + ("all_or_none",)
 declares as attackers, or as defenders, either none of his characters or every one that could be declared (All Men
 Must Fight, GEN-01)."""
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
+
+# --- issue 24 (Five Kings Edition, part 6) ---
+PROHIBIT.keys["for_each"] = FOR_EACH
+"""for_each (with the extra_* restrictions): their ``max`` counts once for each matching card, read as it is used
+(Bitterbridge Tourney Grounds: the claim is 1 higher for each Power Struggle plot in your used pile)."""
+CONSTANT_MODIFY.keys["not_counted"] = TrueOnly()
+"""not_counted: true: the targets' STR does not count towards their side's total in a challenge (CHL-12; the
+lasting effect is the ``not_counted`` effect): the Stalwart cycle of A Song of Night (issue 24)."""
+# --- issue 24 (Iron Throne Edition, part 3): Stannis Baratheon, Ser Jorah Mormont of the Legacy Pack ---
+CONSTANT_MODIFY.keys["strength_per_power"] = Int(minimum=None)
+"""strength_per_power: N: each target gets N STR (N may be negative) for each power on it ("+1 STR for each power
+on him"); like ``strength_per_attachment``, read as STR is read (EFF-06)."""

@@ -29,7 +29,8 @@ FILTER_READS: dict[str, frozenset] = {
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
-        "most_attachments", "strength_below_trigger", "own_house", "house_of")},
+        "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
+        "printed_strength_min", "strength_highest", "strength_lowest")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},
@@ -55,6 +56,7 @@ CONDITION_READS: dict[str, frozenset] = {
                                            "challenge_of", "unopposed", "won_challenges", "your_strength_min")},
     "plots_chosen": frozenset({COUNTERS, PHASE}),
     "initiative_above": EVERYTHING,  # plots and the initiative bonuses of the cards in play
+    "house_power": frozenset({POWER, CHALLENGE}),  # the power on House cards; `defender`: the challenge
 }
 """Condition words (``engine.abilities.conditions``) that take no filter, and what they read."""
 
@@ -152,7 +154,7 @@ def constant_reads(condition: Any, modify: dict) -> frozenset:
     if not isinstance(modify, dict):
         return EVERYTHING
     return ASPECTS.condition(condition) | ASPECTS.selector(modify.get("target", "self")) | \
-        ASPECTS.for_each(modify.get("for_each"))
+        ASPECTS.for_each(modify.get("for_each")) | (frozenset({POWER}) if "strength_per_power" in modify else _NONE)
 
 
 # ---------------------------------------------------------------------------
@@ -167,19 +169,21 @@ ALL_STATS = frozenset({STRENGTH, ICONS, KEYWORDS, TRAITS, BLANK})
 FILTER_STATS: dict[str, frozenset] = {
     "trait": frozenset({TRAITS}), "icon": frozenset({ICONS}), "keyword": frozenset({KEYWORDS}),
     **{k: frozenset({STRENGTH}) for k in ("strength_max", "strength_min", "strength_changed",
-                                          "strength_max_trigger", "strength_below_trigger")},
+                                          "strength_max_trigger", "strength_below_trigger", "strength_highest",
+                                          "strength_lowest")},
 }
 """Filter keys that read a value constants change; every other key of ``FILTER_READS`` reads none."""
 
 MODIFY_STATS: dict[str, frozenset] = {
     "strength": frozenset({STRENGTH}), "for_each": frozenset({STRENGTH}),
     "strength_per_attachment": frozenset({STRENGTH}), "printed_strength": frozenset({STRENGTH}),
+    "strength_per_power": frozenset({STRENGTH}),
     "add_icons": frozenset({ICONS}), "remove_icons": frozenset({ICONS}),
     "add_keywords": frozenset({KEYWORDS}), "remove_keywords": frozenset({KEYWORDS}),
     "blank": frozenset({BLANK, KEYWORDS}),  # a blank text box has no printed keywords
     "add_traits": frozenset({TRAITS}), "remove_traits": frozenset({TRAITS}),
     **{k: _NONE for k in ("target", "gain", "gold_penalty", "cannot", "terminal", "no_kneel",
-                          "no_house_penalty", "declare_without_icon")},
+                          "no_house_penalty", "declare_without_icon", "not_counted")},
 }
 """A constant's ``modify`` keys and the values they change."""
 

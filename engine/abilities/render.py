@@ -238,6 +238,9 @@ class Render:
                                                                                    "that player controls")
         if by != "you":  # the filter is read as the chooser's
             what = what.replace("you control", "they control").replace("your ", "their ")
+        if isinstance(e.get("unless"), dict):  # issue 24: Battle of Oxcross
+            cond = self.cond(e["unless"])
+            what += ", unless " + ("they" + cond[3:] if by != "you" and cond.startswith("you ") else cond)
         return self.subject(by, "choose") + " " + what
 
     @staticmethod
@@ -283,6 +286,8 @@ class Render:
     def power_place(self, where: Any) -> str:
         if where == "gate_house":
             return "that player's House card"
+        if where == "each_opponent_house":
+            return "each opponent's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -533,6 +538,8 @@ class Render:
             parts.append(v(f"get {signed(m['strength'])} STR{per}"))
         if "strength_per_attachment" in m:
             parts.append(v(f"get {signed(m['strength_per_attachment'])} STR for each attachment on it"))
+        if "strength_per_power" in m:
+            parts.append(v(f"get {signed(m['strength_per_power'])} STR for each power on it"))
         for key, verb, what in (("add_icons", "gain", "icon"), ("remove_icons", "lose", "icon")):
             if m.get(key):
                 icons = m[key]
@@ -560,6 +567,8 @@ class Render:
         if m.get("declare_without_icon"):
             parts.append(f"may attack or defend in {join(list(m['declare_without_icon']), 'and')} challenges "
                          "without the icon")
+        if m.get("not_counted"):
+            parts.append(v("do not count") + " " + ("their" if subject_plural else "its") + " STR in the challenge")
         if "printed_strength" in m:
             n = m["printed_strength"]
             parts.append(f"{'have' if subject_plural else 'has'} a printed STR of "
@@ -573,9 +582,10 @@ class Render:
                           "stealth_target": "cannot be chosen by an opponent's stealth",
                           "lose_strength": "cannot have its STR lowered",
                           "be_removed_from_challenge": "cannot be removed from the challenge"}.get(c, c))
-        for what in m.get("no_kneel") or ():
+        if m.get("no_kneel"):
             parts.append(f"{'do' if subject_plural else 'does'} not kneel when declared as "
-                         f"{'an attacker' if what == 'attack' else 'a defender'}")
+                         + join(['an attacker' if what == 'attack' else 'a defender' for what in m["no_kneel"]],
+                                "or"))
         if m.get("doomed"):
             parts.append(f"{'are' if subject_plural else 'is'} Doomed")
         if isinstance(m.get("terminal"), dict):
@@ -662,6 +672,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "all_or_none": f"to declare attackers or defenders in {p.get('type', 'any')} challenges, {r.cards(who)} "
                            f"must declare every character that can be declared",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
+        if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
+            out[-1] += r.for_each(p["for_each"])
     if a.get("control_host"):
         out.append(f"you control {r.host_noun}")
     if isinstance(a.get("terminal"), dict):
@@ -680,9 +692,9 @@ def _constant(a: dict, r: Render) -> list[str]:
         elif isinstance(lc.get("for_each"), dict):
             per = " for each " + r.filter(lc["for_each"], article_="")
         out.append(f"this card costs {lc['by']} gold less to play{per}")
-    for what in a.get("no_kneel") or ():
-        side = "attacker" if what == "attack" else "defender"
-        out.append(f"this card does not kneel when declared as {article(side)}")
+    if a.get("no_kneel"):
+        sides = [article("attacker" if what == "attack" else "defender") for what in a["no_kneel"]]
+        out.append("this card does not kneel when declared as " + join(sides, "or"))
     if a.get("cannot_be"):
         said = {"attacker": "declared as an attacker", "defender": "declared as a defender",
                 "stealth_target": "chosen by a character with stealth"}

@@ -155,3 +155,14 @@ def _target_controller(g, ctx):
         if isinstance(t, int) and t in g.state.cards and g.card(t).controller not in out:
             out.append(g.card(t).controller)
     return out
+
+
+# --- issue 24 (CCG Five Kings Edition, part 6) additions ---
+
+@selector("challengers", "player", "every opponent who has initiated a challenge against you this phase (Against "
+          "the Common Foe)",
+          phrase=lambda r: "each opponent who initiated a challenge against you this phase")
+def _challengers(g, ctx):
+    st = g.state
+    return [n for n in g.opponents(ctx.player)
+            if st.counters.get(f"challenged:{n}:{ctx.player}") == st.phase_serial]

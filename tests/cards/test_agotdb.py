@@ -616,3 +616,18 @@ def test_lcg_json_key_of_a_printing(printing, key):
     from cards.sets import lcg_json_key
 
     assert lcg_json_key(printing) == key
+
+
+def test_income_or_initiative_x_is_imported_as_0_and_noted():
+    """Issue 24: the database writes a printed X income or initiative as -1 (Yronwood Spies, Castamere); it is
+    imported as 0 (the card's text and its ability data say what X is), never as a real -1."""
+    pool, report = agotdb_pool_from_rows([row(100070, "Invented Spies", Initiative=-1),
+                                          row(100071, "Invented Inn", type_="Lieu", Income=-1),
+                                          row(100072, "Invented Keep", type_="Lieu", Initiative=2)])
+    assert pool.get("agotdb_100070").initiative == 0
+    assert pool.get("agotdb_100071").income == 0
+    assert pool.get("agotdb_100072").initiative == 2
+    assert report.cards_noted("initiative X (imported as 0; the card's text says what X is)") == \
+        ["Invented Spies [agotdb_100070]"]
+    assert report.cards_noted("income X (imported as 0; the card's text says what X is)") == \
+        ["Invented Inn [agotdb_100071]"]
