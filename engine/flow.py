@@ -1048,6 +1048,8 @@ def update_challenge_participants(g: Game) -> None:
 
 def no_participants(g: Game) -> bool:
     ch = g.state.challenge
+    if ch.ended:  # issue 24: an effect ended it (end_challenge: Desolate Canyon)
+        return True
     if not ch.attackers and not ch.defenders:  # CHL-10: ends at once without resolution
         ch.ended = True
         g.log(f"the {ch.type} challenge ends without resolution: no participating characters")

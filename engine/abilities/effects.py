@@ -2251,3 +2251,25 @@ effect("offer_control", card_selector(), "in step 1 you choose a player who does
        prepare=_prepare_offer_control,
        phrase=lambda v, e, r: "choose a player who does not control " + r.cards(v)
        + "; that player may take control of it")(_offer_control)
+
+
+@effect("end_challenge", TrueOnly(), "the current challenge ends at once without being resolved: no winner, no claim "
+        "(CHL-10's way); its participants leave it. `attacker_extra: true`: its attacking player may initiate one "
+        "additional challenge of its type this phase (GEN-01: Desolate Canyon)",
+        keys={"attacker_extra": TrueOnly()},
+        phrase=lambda v, e, r: ("end the challenge at once without resolving it"
+                                + ("; the attacking player may initiate an additional challenge of that type this "
+                                   "phase" if e.get("attacker_extra") else "")))
+def _end_challenge(g, e, arg, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended or ch.resolved or ch.winner is not None:
+        return False
+    ch.attackers, ch.defenders = [], []
+    ch.ended = True
+    g.log(f"the {ch.type} challenge ends without being resolved ({g.name(ctx.source)})")
+    if e.get("attacker_extra"):
+        holder = g.player(ch.attacker).house_card
+        g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                      {"player": ch.attacker, "type": ch.type}, "phase", ctx.source))
+        g.log(f"{ch.attacker} may initiate an additional {ch.type} challenge this phase ({g.name(ctx.source)})")
+    return True
