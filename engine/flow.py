@@ -790,7 +790,9 @@ def begin_phase(g: Game, phase: str) -> Flow:
 def end_phase(g: Game, phase: str) -> Flow:
     def expire(g: Game, ev: Event) -> Flow:
         g.expire("phase")  # "until the end of the phase" ends in step 3 (LST-05, TIM-17)
-        g.state.window.gates.append({"event": "phase_ends", "phase": phase})
+        last = phases_of_round(g)[-1] == phase or phase == "standing" and \
+            triggers.prohibited(g, g.first_player, "taxation_phase") is not None  # the taxation phase skipped
+        g.state.window.gates.append({"event": "phase_ends", "phase": phase, "round_end": last})
         return
         yield
 

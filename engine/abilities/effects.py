@@ -417,8 +417,10 @@ def _discard_at_random(g, e, arg, ctx):
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
         "control (CTL-01); `owner`: each card under its owner's control (cards the players chose from their own "
-        "hands with `chooses`)", keys={"controller": Words("you", "opponent", "target", "owner")},
-        phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
+        "hands with `chooses`); `kneeling: true`: it enters play kneeling; a card in a dead pile comes back too "
+        "(\"put it into play from your dead pile\": Beric Dondarrion)",
+        keys={"controller": Words("you", "opponent", "target", "owner"), "kneeling": TrueOnly()},
+        phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (" kneeling" if e.get("kneeling") else "") + (
             "" if e.get("controller", "you") == "you" else " under their owners' control"
             if e["controller"] == "owner" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
@@ -435,8 +437,9 @@ def _put_into_play(g, e, arg, ctx):
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
         came_from = g.card(cid).zone
-        g.put_in_play(cid, player)
+        g.put_in_play(cid, player, kneeling=bool(e.get("kneeling")))
         g.log(f"{player if who == 'owner' else ctx.player} puts {g.name(cid)} into play"
+              + (" kneeling" if e.get("kneeling") else "")
               + (f" under {player}'s control" if player != ctx.player and who != "owner" else "")
               + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
