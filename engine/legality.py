@@ -386,6 +386,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
         return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
+    problem = extra_attackers_problem(g, name, ctype, answer.get("attackers"))
+    if problem:
+        return problem
     for source, stop in triggers.prohibitions(g, name, "challenges"):
         kind, n = stop.get("type"), int(stop.get("max", 0))  # with a type: challenges of that type only
         if kind in (None, ctype) and (p.challenges_made.count(kind) if kind else len(p.challenges_made)) >= n:
@@ -588,6 +591,26 @@ def extra_challenges(g: Game, name: str, ctype: str | None = None) -> int:
     """Additional challenges the player may initiate this phase (of the type, or of any type): GEN-01."""
     return sum(1 for e in g.state.effects if e.stat == "extra_challenge" and e.value["player"] == name
                and (ctype is None or e.value["type"] == ctype))
+
+
+def extra_attackers_problem(g: Game, name: str, ctype: str, attackers) -> str | None:
+    """Issue 24 (Rout of the Riverlords): a challenge that only an additional challenge with ``min_attackers`` allows
+    needs that many attackers (GEN-01)."""
+    grants = [e for e in g.state.effects if e.stat == "extra_challenge" and e.value["player"] == name
+              and e.value["type"] == ctype]
+    if not any("min_attackers" in e.value for e in grants):
+        return None
+    made = g.player(name).challenges_made.count(ctype)
+    free = sum(1 for e in grants if "min_attackers" not in e.value)
+    if made <= free:
+        return None
+    n = len(attackers) if isinstance(attackers, list) else 0
+    need = min(e.value["min_attackers"] for e in grants if "min_attackers" in e.value)
+    if n < need:
+        source = next(e.source for e in grants if e.value.get("min_attackers") == need)
+        return (f"{name}'s additional {ctype} challenge needs {need} attackers or more "
+                f"({g.name(source) + ', ' if source is not None else ''}GEN-01)")
+    return None
 
 
 def declare_tolls(g: Game, name: str, answer: dict) -> list:

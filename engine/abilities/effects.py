@@ -1566,15 +1566,24 @@ def _move_gold(g, e, arg, ctx):
 
 @effect("extra_challenge", Words(*("military", "intrigue", "power")), "you (with `player: each_player`, every "
         "player) may initiate one additional challenge of this type this phase (GEN-01: beyond CHL-01's one of each "
-        "type)", keys={"player": Words("you", "each_player")},
-        phrase=lambda v, e, r: (f"each player may initiate an additional {v} challenge this phase"
-                                if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase"))
+        "type); `double_attackers: true`: only with twice as many attackers as the challenge just won had (Rout of "
+        "the Riverlords)", keys={"player": Words("you", "each_player"), "double_attackers": TrueOnly()},
+        phrase=lambda v, e, r: ((f"each player may initiate an additional {v} challenge this phase"
+                                 if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase")
+                                + (", declaring at least twice as many attackers as in the challenge just won"
+                                   if e.get("double_attackers") else "")))
 def _extra_challenge(g, e, arg, ctx):
     for who in select(g, e.get("player", "you"), ctx):
         holder = g.player(who).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+        value = {"player": who, "type": arg}
+        ch = g.state.challenge
+        if e.get("double_attackers"):  # issue 24: twice the attackers of the challenge just won
+            value["min_attackers"] = 2 * len(ch.attackers) if ch is not None else 0
         g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
-                                      {"player": who, "type": arg}, "phase", ctx.source))
-        g.log(f"{who} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+                                      value, "phase", ctx.source))
+        g.log(f"{who} may initiate an additional {arg} challenge this phase"
+              + (f" with {value['min_attackers']} attackers or more" if "min_attackers" in value else "")
+              + f" ({g.name(ctx.source)})")
     return True
 
 
