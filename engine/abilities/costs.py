@@ -511,3 +511,24 @@ cost("leave_challenge", _COUNTED, "remove from the current challenge participati
      phrase=lambda v, r: "remove " + r.counted({"controller": "you", "participating": True, **v},
                                                exactly=v.get("count", 1)) + " from the challenge")(
     _check_chosen("leave_challenge"))
+
+
+# --- issue 24 (CCG A House of Talons) additions ---
+
+def _check_house_power(g, player, cid, ab, ctx, value):
+    if g.house_power(player) < value:
+        return (f"{player} has {g.house_power(player)} power on his House card; {g.name(cid)} needs {value} "
+                "(COS-06)")
+    return None
+
+
+def _pay_house_power(g, player, cid, ab, value):
+    house = g.player(player).house_card
+    if value and house is not None:
+        g.card(house).power -= value
+        g.log(f"{player} discards {value} power from his House card to pay for {g.name(cid)}")
+
+
+cost("house_power", Int(minimum=1), "discard N power from your House card (the CCG's \"discard 2 power from your "
+     "House to ...\")", pay=_pay_house_power,
+     phrase=lambda v, r: f"discard {v} power from your House card")(_check_house_power)

@@ -264,10 +264,13 @@ def _discard_power(g, e, arg, ctx):
         "hand as the effect resolves (Forever Listening)",
         keys={"player": Words(*PLAYERS.words, "gate_player", "each_player"), "hand_max": Int()},
         phrase=lambda v, e, r: (r.subject(e.get("player", "you"), "draw " + r.count(v, "card"))
+                                + r.for_each(e.get("for_each"))
                                 + (f" if {'you have' if e.get('player', 'you') == 'you' else 'they have'} "
                                    f"{e['hand_max']} or fewer cards in hand" if "hand_max" in e else "")))
 def _draw(g, e, arg, ctx):
-    n = int(arg)
+    n = int(arg) * (len(candidates(g, dict(e["for_each"]), ctx)) if "for_each" in e else 1)
+    if n == 0:
+        return False  # issue 24 (Tyrion Lannister of the CCG): one card for each of none
     for who in select(g, e.get("player", "you"), ctx):
         if "hand_max" in e and len(g.player(who).hand) > int(e["hand_max"]):
             continue
@@ -1939,6 +1942,9 @@ REGISTRY["effect"]["claim_power"].doc += " (`amount: x`: the X paid)"
 REGISTRY["effect"]["claim_power"].keys["for_each"] = FilterSchema({"from": FROM})
 REGISTRY["effect"]["claim_power"].doc += ("; `for_each: FILTER`: the amount times the number of matching cards "
                                           "(in play, or in your pile that `from:` names), counted as it resolves")
+REGISTRY["effect"]["draw"].keys["for_each"] = FilterSchema({"from": FROM})
+REGISTRY["effect"]["draw"].doc += ("; `for_each: FILTER`: N cards for each matching card (in play, or in your pile "
+                                   "that `from:` names), counted as it resolves (Tyrion Lannister of the CCG)")
 REGISTRY["effect"]["claim_power"].keys["per_difference"] = Int(minimum=1)
 REGISTRY["effect"]["claim_power"].doc += ("; `per_difference: N`: the amount for each N STR of difference between "
                                           "the sides of the current (or last) challenge (Support of the Seven)")

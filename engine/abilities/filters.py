@@ -666,3 +666,19 @@ def _strength_highest(g, cid, want, ctx):
 def _strength_lowest(g, cid, want, ctx):
     mine = g.strength(cid)
     return g.card_type(cid) == "character" and all(g.strength(c) >= mine for c in in_play_of_type(g, "character"))
+
+
+# --- issue 24 (CCG A House of Talons) additions ---
+
+@filter_key("printed_icon", Words(*ICONS), "has the challenge icon printed on it (gained icons do not count; "
+                                           "Hallowed Ground: \"if it has a printed power icon\")",
+            phrase=lambda v, r: r.post(f"with a printed {v} icon"))
+def _printed_icon(g, cid, want, ctx):
+    return want in (g.defn(cid).icons or ())
+
+
+@filter_key("houses_min", Int(minimum=2), "of N Houses or more (a card with several House shields: Conflicted "
+                                          "Conscience, \"a character with the crests of more than 1 House\")",
+            phrase=lambda v, r: r.post(f"of {v} or more Houses"))
+def _houses_min(g, cid, want, ctx):
+    return len(g.defn(cid).house or ()) >= want

@@ -30,7 +30,8 @@ FILTER_READS: dict[str, frozenset] = {
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
         "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
-        "printed_strength_min", "strength_highest", "strength_lowest")},
+        "printed_strength_min", "strength_highest", "strength_lowest",
+        "printed_icon", "houses_min")},
     # STR, icons, keywords and traits read lasting effects (structure) and constants (settled together)
     **{k: frozenset({CHALLENGE}) for k in ("participating", "attacking", "defending", "attacking_alone",
                                            "participating_alone", "cost_max_participants")},

@@ -281,6 +281,8 @@ class Render:
                      + self.filter(v, article_="", plural=True, bare=True))
             if n == "self_strength":
                 then += " (X is this card's STR)"
+        elif e.get("up_to"):  # "you may": the search may find nothing
+            found = "up to 1 " + self.filter(v, article_="", bare=True)
         return f"{self.subject(who, 'search')} {self.their(who)} deck for {found}, {then}, then shuffle"
 
     def power_place(self, where: Any) -> str:
@@ -352,6 +354,12 @@ class Render:
 
     def cards(self, sel: Any) -> str:
         """A card selector (or ``{all: FILTER}``) as a noun phrase."""
+        if isinstance(sel, dict) and isinstance(sel.get("all"), dict) and sel["all"].get("target") is True \
+                and sel["all"].get("from", "in_play") == "in_play":  # issue 24: the target, if it matches the rest
+            rest = {k: v for k, v in sel["all"].items() if k not in ("target", "from")}
+            noun = "the chosen " + ("cards" if self.target_plural() else "card")
+            return noun + (" (if " + ("they" if self.target_plural() else "it") + " " + self.predicate(rest) + ")"
+                           if rest else "")
         if isinstance(sel, dict) and "all" in sel:
             return "each " + self.filter(sel["all"], article_="")
         if isinstance(sel, dict):
@@ -800,6 +808,7 @@ def _paragraph(a: dict, card: Any = None) -> str:
         conditions.append(r.cond(a["if"]))
     lead = f"if {join(conditions)}, " if conditions else ""
     first: list[str] = []
+    head = ""
     effects = r.effects(a.get("effect") or [])
     choose = a.get("choose")
     if isinstance(choose, dict) and "player" in choose:
@@ -816,11 +825,15 @@ def _paragraph(a: dict, card: Any = None) -> str:
     else:
         chosen = ""
     cost = r.cost(a["cost"]) if a.get("cost") else ""
-    if cost and not chosen and effects:
+    if cost and not chosen and effects and effects[0].endswith(","):
+        head = cost  # "kneel this card. If an opponent has ..., gain 1 power": a clause cannot follow "to"
+    elif cost and not chosen and effects:
         r.imperative = True  # "<cost> to have this card join the challenge"
         effects[:1] = r.effects((a.get("effect") or [])[:1])
         r.imperative = False
-    if cost:
+    if cost and head == cost:
+        pass
+    elif cost:
         head = f"{cost} to {chosen or (effects.pop(0) if effects else 'do nothing')}"
     elif chosen:
         head = chosen
