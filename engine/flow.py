@@ -450,7 +450,14 @@ def hand_limit_check(g: Game) -> Flow:
 def leaves_play_check(g: Game) -> Flow:
     """A card whose constant ``leaves_play: discard`` condition holds is discarded from play (issue 24:
     "discard this card from play when ..."), with a save step like a terminal kill (MOR-09)."""
-    yield from _removed_by_own_condition(g, triggers.leaves_play_victims, triggers.leaves_play_holds, "discard")
+    yield from _removed_by_own_condition(
+        g, lambda g: [c for c in triggers.leaves_play_victims(g) if triggers.leaves_play_destination(g, c) == "discard"],
+        triggers.leaves_play_holds, "discard")
+    for cid in triggers.leaves_play_victims(g):  # issue 24: removed from the game: no kill or discard to save from
+        if triggers.leaves_play_destination(g, cid) == "removed" and g.remove(cid, "removed"):
+            g.log(f"{g.name(cid)} is removed from the game (its own text)")
+            if g.state.window is not None:
+                g.state.window.gates.append({"event": "left_play", "card": cid, "player": g.card(cid).controller})
 
 
 def _removed_by_own_condition(g: Game, victims, holds, removal: str) -> Flow:
@@ -738,6 +745,8 @@ def marshal_event(g: Game, name: str, answer: dict) -> Event:
             g.spend_gold(name, cost, answer.get("gold_tokens"))
         if not dup:
             triggers.use_reducer(g, name, cid)
+            key = f"marshalled:{g.state.phase_serial}:{name}:{g.card_type(cid)}"  # the first_marshalled filter
+            g.state.counters[key] = g.state.counters.get(key, 0) + 1
         if g.has_keyword(cid, "limited") and not dup:
             if p.limited_played:  # issue 24: the additional Limited location (Taxation)
                 p.extra_limited_played = True
@@ -820,7 +829,9 @@ def begin_phase(g: Game, phase: str) -> Flow:
 def end_phase(g: Game, phase: str) -> Flow:
     def expire(g: Game, ev: Event) -> Flow:
         g.expire("phase")  # "until the end of the phase" ends in step 3 (LST-05, TIM-17)
-        g.state.window.gates.append({"event": "phase_ends", "phase": phase})
+        last = phases_of_round(g)[-1] == phase or phase == "standing" and \
+            triggers.prohibited(g, g.first_player, "taxation_phase") is not None  # the taxation phase skipped
+        g.state.window.gates.append({"event": "phase_ends", "phase": phase, "round_end": last})
         return
         yield
 
@@ -1088,6 +1099,8 @@ def update_challenge_participants(g: Game) -> None:
 
 def no_participants(g: Game) -> bool:
     ch = g.state.challenge
+    if ch.ended:  # issue 24: an effect ended it (end_challenge: Desolate Canyon)
+        return True
     if not ch.attackers and not ch.defenders:  # CHL-10: ends at once without resolution
         ch.ended = True
         g.log(f"the {ch.type} challenge ends without resolution: no participating characters")

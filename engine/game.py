@@ -710,6 +710,13 @@ class Game:
         elif destination == "deck_shuffled":  # issue 24: "shuffle it into its deck instead" (Ser Barristan)
             self.move_to_pile(cid, "deck", top=True)
             self.shuffle_deck(self.card(cid).owner)
+        elif destination == "removed":  # issue 24: removed from the game: in no pile, face up for everyone
+            c = self.card(cid)
+            if c.tokens.get("gold"):
+                self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+            self._detach_from_location(cid)
+            c.zone, c.controller, c.kneeling, c.power, c.facedown = "removed", c.owner, False, 0, False
+            c.moribund, c.x, c.tokens, c.note = None, 0, {}, ""
         else:
             self.move_to_pile(cid, destination)
 
@@ -794,7 +801,7 @@ class Game:
                 continue
             dest = c.moribund
             where = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck_top": "deck",
-                     "deck_bottom": "deck", "deck_shuffled": "deck"}[dest]
+                     "deck_bottom": "deck", "deck_shuffled": "deck", "removed": "cards removed from the game"}[dest]
             if c.zone != "played":
                 self.log(f"{self.name(cid)} leaves play to {c.owner}'s {where}")
             self.leave_play(cid, dest)

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 DRAW_CAP = 3
-MORIBUND_DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom", "deck_shuffled")
+MORIBUND_DESTINATIONS = ("dead", "discard", "hand", "deck_top", "deck_bottom", "deck_shuffled", "removed")
 _LISTS = PILE_ZONES + ("in_play", "played")   # the card lists on a Player ("played": events, MOR-05)
 _ZONE_SET = frozenset(ZONES) | {"removed"}
 _PILE_SET = frozenset(PILE_ZONES)

@@ -400,6 +400,9 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
         return f"unknown challenge type {ctype!r}; use military, intrigue or power (CHL-02)"
     if p.challenges_made.count(ctype) > extra_challenges(g, name, ctype):
         return f"{name} has already made {article(ctype)} challenge this phase (CHL-01)"
+    problem = extra_attackers_problem(g, name, ctype, answer.get("attackers"))
+    if problem:
+        return problem
     for source, stop in triggers.prohibitions(g, name, "challenges"):
         kind, n = stop.get("type"), int(stop.get("max", 0))  # with a type: challenges of that type only
         if kind in (None, ctype) and (p.challenges_made.count(kind) if kind else len(p.challenges_made)) >= n:
@@ -448,7 +451,25 @@ def challenge_problem(g: Game, name: str, answer: dict) -> str | None:
     cap = max_declared(g)
     if cap is not None and len(attackers) > cap:
         return f"no player may declare more than {cap} attacker{'s' if cap != 1 else ''} now ({cap_source(g)}, GEN-01)"
+    problem = all_or_none_problem(g, name, ctype, attackers,
+                                  [c for c in g.characters(name, standing=True) if can_attack(g, name, c, ctype)],
+                                  "attackers")
+    if problem:
+        return problem
     return influence_toll_problem(g, name, "attack", attackers)
+
+
+def all_or_none_problem(g: Game, name: str, ctype: str, picks: list, able: list, what: str) -> str | None:
+    """Issue 24 (All Men Must Fight): a player bound by ``all_or_none`` for this challenge type declares none of
+    his characters, or every one that could be declared (GEN-01)."""
+    if not picks or set(picks) >= set(able):
+        return None
+    for source, stop in triggers.prohibitions(g, name, "all_or_none"):
+        if stop.get("type") in (None, ctype):
+            missing = ", ".join(g.name(c) for c in able if c not in picks)
+            return (f"{name} must declare every character that can be declared as {what} in {ctype} challenges, "
+                    f"or none: {missing} too ({g.name(source)}, GEN-01)")
+    return None
 
 
 def max_declared(g: Game) -> int | None:
@@ -563,7 +584,8 @@ def defend_decision(g: Game, ch: Challenge) -> Decision:
         if triggers.toll_total(found) > g.spendable_gold(ch.defender):  # core-d
             raise Refused(f"{ch.defender} must give {triggers.toll_total(found)} gold to declare those defenders "
                           f"({g.name(found[0][0])}) and has {g.spendable_gold(ch.defender)} (GEN-01)")
-        problem = influence_toll_problem(g, ch.defender, "defend", picks)
+        problem = influence_toll_problem(g, ch.defender, "defend", picks) or \
+            all_or_none_problem(g, ch.defender, ch.type, picks, eligible, "defenders")
         if problem:
             raise Refused(problem)
         stop = triggers.prohibited(g, ch.defender, "defenders") if len(picks) > 1 else None
@@ -585,6 +607,26 @@ def extra_challenges(g: Game, name: str, ctype: str | None = None) -> int:
                and (ctype is None or e.value["type"] == ctype)) + sum(  # issue 24: a constant's (Deepwood Motte)
         int(p.get("max", 0)) for _, p in triggers.prohibitions(g, name, "extra_challenges")
         if ctype is None or p.get("type", ctype) == ctype)
+
+
+def extra_attackers_problem(g: Game, name: str, ctype: str, attackers) -> str | None:
+    """Issue 24 (Rout of the Riverlords): a challenge that only an additional challenge with ``min_attackers`` allows
+    needs that many attackers (GEN-01)."""
+    grants = [e for e in g.state.effects if e.stat == "extra_challenge" and e.value["player"] == name
+              and e.value["type"] == ctype]
+    if not any("min_attackers" in e.value for e in grants):
+        return None
+    made = g.player(name).challenges_made.count(ctype)
+    free = sum(1 for e in grants if "min_attackers" not in e.value)
+    if made <= free:
+        return None
+    n = len(attackers) if isinstance(attackers, list) else 0
+    need = min(e.value["min_attackers"] for e in grants if "min_attackers" in e.value)
+    if n < need:
+        source = next(e.source for e in grants if e.value.get("min_attackers") == need)
+        return (f"{name}'s additional {ctype} challenge needs {need} attackers or more "
+                f"({g.name(source) + ', ' if source is not None else ''}GEN-01)")
+    return None
 
 
 def declare_tolls(g: Game, name: str, answer: dict) -> list:

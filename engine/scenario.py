@@ -69,8 +69,9 @@ CHALLENGE_KEYS = {"type", "attacker", "defender", "attackers", "defenders", "win
 DESTINATIONS = {"dead", "discard", "hand", "deck"}
 CHOICE_WORD = re.compile(r"^[a-z][a-z_]*$")
 ZONE_NAMES = {"in_play", "attached", "moribund", "hand", "deck", "discard", "dead", "plot_deck", "used_plots",
-              "revealed_plot", "agenda"}
-"""``agenda``: the card lies on its owner's House card as his agenda (issue 24: a Five Kings agenda character)."""
+              "revealed_plot", "agenda", "removed"}
+"""``agenda``: the card lies on its owner's House card as his agenda (issue 24: a Five Kings agenda character);
+``removed``: the card is removed from the game (issue 24: Eddard Stark of the Five Kings Edition)."""
 
 
 MAX_PILE = 1000

@@ -14,7 +14,7 @@ from engine.abilities.constants import (_constant_keys, _constant_sources, _fing
                                         count_for_each, does_not_kneel, extra_claim, extra_initiative, extra_doomed, extra_power_to_win, host_types, lower_cost, prohibited,
                                         prohibitions,
                                         terminal_conditions, terminal_holds, terminal_victims,
-                                        leaves_play_holds, leaves_play_victims)
+                                        leaves_play_destination, leaves_play_holds, leaves_play_victims)
 from engine.abilities.constants import allowed, allowed_for, pay_tolls, toll_total, tolls, trigger_tolls, untargetable  # core-d
 from engine.abilities.constants import (constants_modify, enters_kneeling, extra_limited_allowed, keys_with,
                                         optional_penalty, spends_gold)
@@ -57,7 +57,7 @@ __all__ = [
     "extra_power_to_win", "reducers_for", "reduction", "restriction_problem",
     "defined_x", "enters_kneeling", "influence_factor",
     "save_cancel_gates", "save_gate", "select", "split_pay", "target_problem", "terminal_conditions", "choose_count",
-    "terminal_holds", "terminal_victims", "leaves_play_holds", "leaves_play_victims", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
+    "terminal_holds", "terminal_victims", "leaves_play_holds", "leaves_play_victims", "leaves_play_destination", "text_modifiers_exist", "usable_here", "step_abilities", "may_answer",
     "constants_modify", "keys_with", "use_reducer", "victims_of",
     "_checked_costs", "_constant_keys", "_entry_problem", "_constant_sources", "_describe_modify", "_effect_name",
     "_execute_one", "_fingerprint", "_from_hand_cards", "_gained", "_gold_cost", "_payment", "_removes",

@@ -31,7 +31,7 @@ from engine.state import GameState
 if TYPE_CHECKING:
     from engine.game import Game
 
-PUBLIC_ZONES = ("discard", "dead", "used_plots", "revealed_plot", "house", "agenda", "played")
+PUBLIC_ZONES = ("discard", "dead", "used_plots", "revealed_plot", "house", "agenda", "played", "removed")
 """Zones whose cards every seat sees."""
 TABLE_ZONES = ("in_play", "attached", "duplicate")
 """Cards on the table: public unless facedown."""

@@ -653,11 +653,17 @@ def terminal_victims(g: Game) -> list[int]:
 
 def leaves_play_holds(g: Game, cid: int) -> bool:
     """A constant ``leaves_play: discard`` of the card, whose condition holds now: it is discarded."""
+    return leaves_play_destination(g, cid) is not None
+
+
+def leaves_play_destination(g: Game, cid: int) -> str | None:
+    """Where the card's holding ``leaves_play`` constant sends it: ``discard``, ``removed`` (from the game:
+    issue 24, Eddard Stark of the Five Kings Edition), or None when none holds."""
     c = g.card(cid)
     if c.zone not in ("in_play", "attached") or c.facedown:
-        return False
-    return any(ab.kind == "constant" and ab.leaves_play and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))
-               for ab in abilities(g, cid))
+        return None
+    return next((ab.leaves_play for ab in abilities(g, cid) if ab.kind == "constant" and ab.leaves_play
+                 and condition_holds(g, ab.condition, Ctx(cid, c.controller, ab))), None)
 
 
 def leaves_play_victims(g: Game) -> list[int]:
@@ -672,8 +678,10 @@ def leaves_play_victims(g: Game) -> list[int]:
     for p in g.state.players:
         for cid in p.in_play:
             for x in (cid, *g.card(cid).attachments):
-                if g.card(x).moribund is None and not g.cannot(x, "be_discarded") and leaves_play_holds(g, x):
-                    out.append(x)
+                if g.card(x).moribund is None:
+                    where = leaves_play_destination(g, x)
+                    if where == "removed" or where == "discard" and not g.cannot(x, "be_discarded"):
+                        out.append(x)
     return out
 
 

@@ -12,7 +12,7 @@ from engine.abilities.model import Ctx
 from engine.abilities.registry import (FROM, REGISTRY, Bool, Either, FilterSchema, Int, Keyword, ListOf, Schema,
                                        Text, TrueOnly, Words, card_selector, effect)
 from engine.abilities.selectors import select
-from engine.state import Effect
+from engine.state import PILE_ZONES, Effect
 from engine.uniqueness import copies_in_play, unique_problem
 from engine.wording import article
 
@@ -432,8 +432,10 @@ def _discard_at_random(g, e, arg, ctx):
 @effect("put_into_play", card_selector(), "from hand or discard pile (`from:` in the filter); uniqueness still "
         "applies (C-08). `controller: target` (a chosen player) or `opponent`: into play under that player's "
         "control (CTL-01); `owner`: each card under its owner's control (cards the players chose from their own "
-        "hands with `chooses`)", keys={"controller": Words("you", "opponent", "target", "owner")},
-        phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (
+        "hands with `chooses`); `kneeling: true`: it enters play kneeling; a card in a dead pile comes back too "
+        "(\"put it into play from your dead pile\": Beric Dondarrion)",
+        keys={"controller": Words("you", "opponent", "target", "owner"), "kneeling": TrueOnly()},
+        phrase=lambda v, e, r: ("put " + r.cards(v) + " into play" + (" kneeling" if e.get("kneeling") else "") + (
             "" if e.get("controller", "you") == "you" else " under their owners' control"
             if e["controller"] == "owner" else f" under {r.poss(e['controller'])} control")))
 def _put_into_play(g, e, arg, ctx):
@@ -450,8 +452,9 @@ def _put_into_play(g, e, arg, ctx):
         if unique_problem(g, player, cid):
             continue  # C-08: uniqueness still applies
         came_from = g.card(cid).zone
-        g.put_in_play(cid, player)
+        g.put_in_play(cid, player, kneeling=bool(e.get("kneeling")))
         g.log(f"{player if who == 'owner' else ctx.player} puts {g.name(cid)} into play"
+              + (" kneeling" if e.get("kneeling") else "")
               + (f" under {player}'s control" if player != ctx.player and who != "owner" else "")
               + f" ({g.name(ctx.source)})")
         if g.state.window is not None:
@@ -1056,8 +1059,20 @@ effect("search_pick", FilterSchema(), "each player of `player` (default you) sea
         phrase=lambda v, e, r: r.search_pick(v, e))(_search_pick)
 
 
+def _nearest_top(g: Game, cards: list) -> list:
+    """The one card of ``cards`` nearest the top of its pile (a deck's top is its first card; a discard or
+    dead pile's, its last), or none."""
+    def height(c):
+        pile = g.player(g.card(c).owner).pile(g.card(c).zone) if g.card(c).zone in PILE_ZONES else []
+        i = pile.index(c) if c in pile else -1
+        return -i if g.card(c).zone == "deck" else i
+    return [max(cards, key=height)] if cards else []
+
+
 def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
     cards = [c for c in select(g, arg, ctx)]
+    if e.get("top_only"):  # issue 24: "the attachment closest to the top of your discard pile" (Ruined Tomb)
+        cards = _nearest_top(g, cards)
     to = e.get("to", "target")
     done = False
     for cid in cards:
@@ -1094,11 +1109,14 @@ def _attach(g: Game, e: dict, arg: Any, ctx: Ctx):
 effect("attach", card_selector(), "attaches the cards (this card, or a chosen card from a pile or in play) to "
        "`to`: a selector (target; `self`: this card, \"move it onto this character, if possible\") or a FILTER "
        "whose card the controller chooses as the effect resolves; an illegal host is never offered (ATT-01), and "
-       "a card that no host can take is discarded (given a selector, it stays where it is)",
+       "a card that no host can take is discarded (given a selector, it stays where it is); `top_only: true`: only "
+       "the one of the cards nearest the top of its pile (\"the attachment closest to the top of your discard pile\")",
        keys={"to": Either(Words("target", "host", "trigger", "self"), FilterSchema(),
-                          form="target | host | trigger | self | FILTER")},
+                          form="target | host | trigger | self | FILTER"), "top_only": TrueOnly()},
        asks=True,
-        phrase=lambda v, e, r: ("attach " + r.cards(v) + " to "
+        phrase=lambda v, e, r: ("attach " + (("the topmost " + r.filter(v["all"], article_=""))
+                                             if e.get("top_only") and isinstance(v, dict) and "all" in v
+                                             else r.cards(v)) + " to "
                                 + (r.cards(e["to"]) if isinstance(e.get("to"), str) else r.filter(e.get("to") or {}))))(_attach)
 
 
@@ -1575,15 +1593,24 @@ def _move_gold(g, e, arg, ctx):
 
 @effect("extra_challenge", Words(*("military", "intrigue", "power")), "you (with `player: each_player`, every "
         "player) may initiate one additional challenge of this type this phase (GEN-01: beyond CHL-01's one of each "
-        "type)", keys={"player": Words("you", "each_player")},
-        phrase=lambda v, e, r: (f"each player may initiate an additional {v} challenge this phase"
-                                if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase"))
+        "type); `double_attackers: true`: only with twice as many attackers as the challenge just won had (Rout of "
+        "the Riverlords)", keys={"player": Words("you", "each_player"), "double_attackers": TrueOnly()},
+        phrase=lambda v, e, r: ((f"each player may initiate an additional {v} challenge this phase"
+                                 if e.get("player") == "each_player" else f"gain an additional {v} challenge this phase")
+                                + (", declaring at least twice as many attackers as in the challenge just won"
+                                   if e.get("double_attackers") else "")))
 def _extra_challenge(g, e, arg, ctx):
     for who in select(g, e.get("player", "you"), ctx):
         holder = g.player(who).house_card  # the source may be leaving play (Edric Storm pays by leaving)
+        value = {"player": who, "type": arg}
+        ch = g.state.challenge
+        if e.get("double_attackers"):  # issue 24: twice the attackers of the challenge just won
+            value["min_attackers"] = 2 * len(ch.attackers) if ch is not None else 0
         g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
-                                      {"player": who, "type": arg}, "phase", ctx.source))
-        g.log(f"{who} may initiate an additional {arg} challenge this phase ({g.name(ctx.source)})")
+                                      value, "phase", ctx.source))
+        g.log(f"{who} may initiate an additional {arg} challenge this phase"
+              + (f" with {value['min_attackers']} attackers or more" if "min_attackers" in value else "")
+              + f" ({g.name(ctx.source)})")
     return True
 
 
@@ -2313,3 +2340,101 @@ def _replace_hand(g, e, arg, ctx):
     g.log(f"{who} puts {len(hand)} card{'s' if len(hand) != 1 else ''} from hand on the bottom of the deck and "
           f"takes as many from its top ({g.name(ctx.source)})")
     return bool(hand)
+
+
+def _house_power_to(g: Game, e: dict, arg: Any, ctx: Ctx):
+    house = g.player(ctx.player).house_card
+    n = g.card(house).power if house is not None else 0
+    if not n:
+        return False
+    g.card(house).power = 0
+    g.log(f"{ctx.player} discards {n} power from the House card ({g.name(ctx.source)})")
+    f = {**dict(arg), "controller": "you", "moribund": False}
+    for i in range(n):
+        cands = candidates(g, f, ctx)
+        if not cands:
+            g.log(f"{n - i} power cannot be placed: {ctx.player} controls no card to take it")
+            break
+        pick = cands[0]
+        if len(cands) > 1:
+            answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(ctx.source)}: choose the card that takes "
+                                              f"power {i + 1} of {n}", cands, 1, 1, "a card that may take the power"))
+            pick = answer["choose"][0]
+        g.card(pick).power += 1
+        g.log(f"{ctx.player} places 1 power on {g.name(pick)} ({g.name(ctx.source)})")
+    return True
+
+
+effect("house_power_to", FilterSchema(), "all the power on your House card is discarded, then you place as many "
+       "power on cards you control that match, one at a time, each on a card of your choice (none when none "
+       "matches; moving power is not claiming, ZON-08): Qyburn", asks=True,
+       phrase=lambda v, e, r: ("discard all power from your House card, then place that much power, one at a time, "
+                               "on " + r.filter({"controller": "you", **v}, article_="", plural=True)))(_house_power_to)
+
+
+def _offer_players(g: Game, cid: int, ctx: Ctx) -> list[str]:
+    return [n for n in g.state.clockwise_from(ctx.player)
+            if not g.player(n).eliminated and n != g.card(cid).controller]
+
+
+def _prepare_offer_control(g: Game, e: dict, arg: Any, ctx: Ctx):
+    """Step 1: the ability's controller chooses the player (one who does not control the card)."""
+    cards = select(g, arg, ctx)
+    players = _offer_players(g, cards[0], ctx) if cards else []
+    if len(players) > 1:
+        answer = yield from g.ask(_choice(g, ctx.player, f"{g.name(ctx.source)}: choose the player who may take "
+                                          f"control of {g.name(cards[0])}", players, 1, 1,
+                                          "a player who does not control it"))
+        players = list(answer["choose"])
+    ctx.answers[id(e)] = players[:1]
+
+
+def _offer_control(g: Game, e: dict, arg: Any, ctx: Ctx):
+    cards = select(g, arg, ctx)
+    who = (ctx.answers.get(id(e)) or [None])[0]
+    if not cards or who is None:
+        return False
+    cid = cards[0]
+    c = g.card(cid)
+    if c.zone != "in_play" or c.controller == who or control_problem(g, who, cid):
+        return False
+    answer = yield from g.ask(_choice(g, who, f"{g.name(ctx.source)}: take control of {g.name(cid)}?",
+                                      ["take", "pass"], 1, 1, "take or pass"))
+    if answer["choose"] != ["take"]:
+        g.log(f"{who} does not take control of {g.name(cid)} ({g.name(ctx.source)})")
+        return False
+    g.set_controller(cid, who)
+    g.log(f"{who} takes control of {g.name(cid)} ({g.name(ctx.source)})")
+    if g.state.window is not None:
+        g.state.window.gates.append({"event": "control_taken", "card": cid, "player": who})
+    return True
+
+
+effect("offer_control", card_selector(), "in step 1 you choose a player who does not control the card (asked only "
+       "when there are several); as it resolves, that player may take control of it (`choose: [take]` or "
+       "`[pass]`; not a unique he already has, UNQ-02/04): Nightfire Convert", asks=True,
+       prepare=_prepare_offer_control,
+       phrase=lambda v, e, r: "choose a player who does not control " + r.cards(v)
+       + "; that player may take control of it")(_offer_control)
+
+
+@effect("end_challenge", TrueOnly(), "the current challenge ends at once without being resolved: no winner, no claim "
+        "(CHL-10's way); its participants leave it. `attacker_extra: true`: its attacking player may initiate one "
+        "additional challenge of its type this phase (GEN-01: Desolate Canyon)",
+        keys={"attacker_extra": TrueOnly()},
+        phrase=lambda v, e, r: ("end the challenge at once without resolving it"
+                                + ("; the attacking player may initiate an additional challenge of that type this "
+                                   "phase" if e.get("attacker_extra") else "")))
+def _end_challenge(g, e, arg, ctx):
+    ch = g.state.challenge
+    if ch is None or ch.ended or ch.resolved or ch.winner is not None:
+        return False
+    ch.attackers, ch.defenders = [], []
+    ch.ended = True
+    g.log(f"the {ch.type} challenge ends without being resolved ({g.name(ctx.source)})")
+    if e.get("attacker_extra"):
+        holder = g.player(ch.attacker).house_card
+        g.state.effects.append(Effect(ctx.source if holder is None else holder, "extra_challenge",
+                                      {"player": ch.attacker, "type": ch.type}, "phase", ctx.source))
+        g.log(f"{ch.attacker} may initiate an additional {ch.type} challenge this phase ({g.name(ctx.source)})")
+    return True

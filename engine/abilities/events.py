@@ -79,8 +79,9 @@ event("saved", {"card": CARD, "player": PLAYER}, "a card was saved (card, its co
 event("phase_begins", {"phase": PHASE}, "a phase begins (framework; phase)", opened_by=(FLOW,),
         phrase=lambda w, r: ("at the beginning of "
                              + (f"the {w['phase']} phase" if w.get("phase", "any") != "any" else "each phase")))
-event("phase_ends", {"phase": PHASE}, "a phase ends (framework; phase)", opened_by=(FLOW,),
-        phrase=lambda w, r: ("at the end of "
+event("phase_ends", {"phase": PHASE, "round_end": Bool()}, "a phase ends (framework; phase; `round_end: true`: only "
+      "the last phase of the round, \"at the end of the round\")", opened_by=(FLOW,),
+        phrase=lambda w, r: ("at the end of the round" if w.get("round_end") else "at the end of "
                              + (f"the {w['phase']} phase" if w.get("phase", "any") != "any" else "each phase")))
 event("would_be_killed", {"card": CARD}, "step 2 only: a card the resolving effect would kill (card) — for saves",
       opened_by=(RUNTIME,), step="save_cancel",
@@ -138,6 +139,8 @@ def gate_matches(g: Game, when: dict, gate: dict, ctx: Ctx) -> bool:
     if "triggered" in when and bool(gate.get("triggered")) != bool(when["triggered"]):
         return False
     if "penalty" in when and bool(gate.get("penalty")) != bool(when["penalty"]):  # issue 24
+        return False
+    if "round_end" in when and bool(gate.get("round_end")) != bool(when["round_end"]):  # issue 24: Beric
         return False
     for key in ("type", "as", "phase", "source", "from"):
         if key in when and when[key] not in ("any", gate.get(key)):

@@ -658,6 +658,18 @@ from engine.abilities.registry import FROM  # noqa: E402
                                        + r.filter(v, article_="", plural=True)))
 def _cost_max_count(g, cid, want, ctx):  # issue 24
     return g.defn(cid).cost is not None and g.defn(cid).cost <= len(candidates(g, dict(want), ctx))
+
+
+# --- issue 24 (Five Kings Edition, fk5) ---
+
+@filter_key("first_marshalled", TrueOnly(), "its owner has marshalled no card of its type this phase (a card in "
+                                            "hand: it would be his first; duplicates do not count): Viserys "
+                                            "Targaryen's agenda, \"the first attachment each player plays\"",
+            phrase=lambda v, r: r.post("that would be the first of its type its owner marshals this phase"))
+def _first_marshalled(g, cid, want, ctx):
+    c = g.card(cid)
+    return not g.state.counters.get(f"marshalled:{g.state.phase_serial}:{c.owner}:{g.card_type(cid)}")
+
 # --- issue 24 (A Song of Night, part 2) ---
 
 @filter_key("printed_strength_max", Int(minimum=None), "printed STR N or less (the card's own, whatever changes its "

@@ -55,7 +55,8 @@ ABILITY_KEYS = {
     "prohibit": "a player restriction (GEN-01): {what, max, player}",
     "control_host": "true: the attachment's controller controls the host (CTL-02)",
     "terminal": "a constant terminal condition (MOR-09): a filter",
-    "leaves_play": "a constant: discard: while its condition holds, this card is discarded from play",
+    "leaves_play": "a constant: discard | removed: while its condition holds, this card is discarded from play "
+                   "(removed: removed from the game)",
     "text": "our own words, for the log and the table",
     "cannot_be_canceled": "true | false",
     "cannot_be_saved": "true | false",
@@ -268,7 +269,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
             raise at.error("an influence toll is for [attack, defend] only, and takes no 'to'",
                            "the host's controller kneels the influence himself")
     if "leaves_play" in a:  # issue 24: A Song of Twilight's locations
-        Words("discard").check(a["leaves_play"], where.at("leaves_play", a, "leaves_play"))
+        Words("discard", "removed").check(a["leaves_play"], where.at("leaves_play", a, "leaves_play"))
         if not (a.get("while") or a.get("if")):
             raise where.at("leaves_play", a, "leaves_play").error(
                 "leaves_play needs a condition ('if' or 'while'): the card would leave play at once")
@@ -515,6 +516,12 @@ _CONSTANT_ONLY = _CONSTANT_ONLY + ("deck",)
 CONSTANT_MODIFY.keys["declare_without_icon"] = ListOf(Words("military", "intrigue", "power"))
 """declare_without_icon: [military, power]: the targets may be declared as attackers or defenders in challenges of
 those types without the icon (they do not gain it: The Night's Watch agenda)."""
+
+PROHIBITIONS = PROHIBITIONS + ("all_or_none",)
+"""all_or_none (with type: military | intrigue | power): in challenges of that type (any type without it) the player
+declares as attackers, or as defenders, either none of his characters or every one that could be declared (All Men
+Must Fight, GEN-01)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 
 # --- issue 24 (Five Kings Edition, part 6) ---
 PROHIBIT.keys["for_each"] = FOR_EACH

@@ -42,6 +42,7 @@ FILTER_READS: dict[str, frozenset] = {
     "cost_max_your_gold": EVERYTHING,  # gold tokens a card lets you spend, under its own condition
     "strength_below_count": EVERYTHING,  # a count of cards under a filter of its own
     "strength_changed": frozenset({COUNTERS}),
+    "first_marshalled": frozenset({COUNTERS, PHASE}),  # the marshalled counters of the phase
     "from": frozenset({PILES}),
 }
 """Filter keys (``engine.abilities.filters``) and the aspects they read; nested filters are walked."""

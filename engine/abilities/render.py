@@ -722,6 +722,8 @@ def _constant(a: dict, r: Render) -> list[str]:
             "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "
                                 + (f"{p['type']} " if p.get("type") else "")
                                 + f"{'challenge' if p.get('max', 0) == 1 else 'challenges'} in the challenges phase",
+            "all_or_none": f"to declare attackers or defenders in {p.get('type', 'any')} challenges, {r.cards(who)} "
+                           f"must declare every character that can be declared",
         }.get(what, f"{r.cards(who)} cannot {str(what).replace('_', ' ')}"))
         if "for_each" in p:  # issue 24: Bitterbridge Tourney Grounds
             out[-1] += r.for_each(p["for_each"])
@@ -733,6 +735,8 @@ def _constant(a: dict, r: Render) -> list[str]:
         out.append("X is the number of " + r.filter(a["x_is"], article_="", plural=True))
     if a.get("leaves_play") == "discard":
         out.append("this card is discarded from play")
+    if a.get("leaves_play") == "removed":
+        out.append("this card is removed from the game")
     lc = a.get("lower_cost")
     if isinstance(lc, dict):
         per = ""
