@@ -46,9 +46,11 @@ def test_a_player_target_parses():
 @pytest.mark.parametrize("choose, words, field", [
     ({"player": "friend"}, "unknown value 'friend' (use opponent, any)", "player"),
     ({"player": "opponent", "type": "character"}, "unknown key 'type' in a player target", "type"),
-    ({"type": "character", "controller": "winner"}, "unknown value 'winner' (use you, opponent, loser, any, gate_player)",
+    ({"type": "character", "controller": "victor"},
+     "unknown value 'victor' (use you, opponent, loser, winner, any, gate_player, target)",
      "controller"),
-    ({"type": "character", "owner": "them"}, "unknown value 'them' (use you, opponent, loser, any, gate_player)", "owner"),
+    ({"type": "character", "owner": "them"},
+     "unknown value 'them' (use you, opponent, loser, winner, any, gate_player)", "owner"),
 ])
 def test_bad_player_targets_and_controllers_are_data_errors(choose, words, field):
     with pytest.raises(DataError) as err:
