@@ -513,12 +513,21 @@ def imported_pool() -> CardPool | None:
 def usable_imported_pool() -> CardPool | None:
     """``imported_pool()``, except that a cache that cannot be read is reported once (on stderr),
     set aside as ``pool-damaged.json`` when it is damaged, and treated as no import: the practice
-    cards keep working."""
+    cards keep working. An error in the project's ability data (``cards/abilities``), not in the
+    cache, is reported the same way but never sets the cache aside."""
     try:
         return imported_pool()
     except DataError as err:
         path = cache_path()
         moved = ""
+        if err.file != str(path):
+            # not the cache: the project's own data (a broken cards/abilities file); the cache stays
+            key = str(err)
+            if key not in _reported:
+                _reported.add(key)
+                print(f"warning: {err}; the imported cards are not used until that file is fixed "
+                      "(the card cache is kept)", file=sys.stderr)
+            return None
         if "another version" not in err.message:
             try:
                 with import_lock(path.parent, wait=5.0):

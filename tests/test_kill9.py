@@ -173,6 +173,33 @@ def test_a_damaged_cache_is_reported_once_set_aside_and_the_practice_cards_still
     assert not cache_path().exists() and (folder / DAMAGED_NAME).exists()
 
 
+def test_a_broken_ability_data_file_is_reported_and_never_sets_the_cache_aside(tmp_path, monkeypatch, capsys):
+    """A broken file of the project's own ability data is not a damaged cache: it is reported once, the
+    imported cards wait for the fix, and the cache stays where it is (no re-import needed)."""
+    from cards import overlay
+    from cards.pool import DAMAGED_NAME, default_pool
+
+    src = tmp_path / "a.json"
+    src.write_text(json.dumps(_lcg_records(3, "a")))
+    poolmod.import_pool(src)
+    broken = tmp_path / "abilities"
+    broken.mkdir()
+    (broken / "mine.yaml").write_text("format: 1\ncards:\n  agotdb_1: [ {kind: action\n", encoding="utf-8")
+    good = overlay.ABILITY_DIR
+    monkeypatch.setattr(overlay, "ABILITY_DIR", broken)
+    poolmod.clear_caches()
+    pool = default_pool()
+    default_pool()
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "mine.yaml" in err and "Traceback" not in err
+    assert "the card cache is kept" in err
+    assert pool.get("a_0") is None
+    assert cache_path().exists() and not (user_data_dir() / DAMAGED_NAME).exists()
+    monkeypatch.setattr(overlay, "ABILITY_DIR", good)
+    poolmod.clear_caches()
+    assert default_pool().get("a_0") is not None  # fixed: the imported cards are back, no re-import
+
+
 def test_a_second_import_waits_for_the_first_then_gives_up_clearly(tmp_path, monkeypatch):
     from cards.errors import DataError
 
