@@ -1945,6 +1945,20 @@ def _reduce_influence(g, e, arg, ctx):
     return True
 
 
+@effect("free_next", FilterSchema(), "the next ability you trigger (or event you play) whose card matches the filter "
+        "has its fixed gold and influence costs reduced to 0 (an event's printed cost, `gold`, `influence`; COS-12: "
+        "costs can be reduced; an X cost is still paid, and other costs too; an event with a printed gold cost is "
+        "still played in marshalling only, MAR-08); one trigger of a matching card uses it "
+        "up, until the end of `until` (default the phase): Favors for the King", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (f"the {r.filter(v or {}, article_='')} ability you use next this "
+                                f"{e.get('until', 'phase')} costs no gold or influence (X costs aside)"))
+def _free_next(g, e, arg, ctx):
+    g.state.reducers.append({"player": ctx.player, "amount": 0, "filter": dict(arg or {}),
+                             "until": e.get("until", "phase"), "source": ctx.source, "kind": "free"})
+    g.log(f"{ctx.player}'s next matching ability or event costs no gold or influence ({g.name(ctx.source)})")
+    return True
+
+
 PILE_TO = {"hand": ("hand", True), "deck_top": ("deck", True), "deck_bottom": ("deck", False),
            "discard": ("discard", True), "dead": ("dead", True), "deck": ("deck", True),
            "used_plots": ("used_plots", True), "plot_deck": ("plot_deck", True)}
