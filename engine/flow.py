@@ -1204,21 +1204,36 @@ def challenge(g: Game, name: str, answer: dict) -> Flow:
 
 
 def claim_into_play(g: Game, ch: Challenge, picks: list[int]) -> Flow:
-    """Issue 24 (Scouting the Pass, ``allows: [claim_into_play]``): the winner may put into play under his
-    control, instead of their discard, the characters his intrigue claim takes from the defender's hand
-    (uniqueness still applies, C-08). Returns the cards put into play."""
-    if not triggers.allowed_for(g, ch.attacker, "claim_into_play"):
+    """Issue 24 (``allows: [claim_into_play]``): the winner may put into play under his control, instead of their
+    discard, the cards his intrigue claim takes from the defender's hand: characters (Scouting the Pass), or the
+    types its ``claim_types`` name (Breaking and Entering: attachments, each on a host it may legally take,
+    ATT-01, and locations); uniqueness still applies (C-08). Returns the cards put into play."""
+    types = triggers.claim_into_play_types(g, ch.attacker)
+    if not types:
         return []
-    chars = [c for c in picks if g.defn(c).type == "character" and legality.unique_problem(g, ch.attacker, c) is None]
-    if not chars:
+
+    def hosts(c: int) -> list:
+        return [h for h in triggers.cards_in_play(g) if h != c and g.attach_problem(c, h, ch.attacker) is None]
+
+    cards = [c for c in picks if g.defn(c).type in types and legality.unique_problem(g, ch.attacker, c) is None
+             and (g.defn(c).type != "attachment" or hosts(c))]
+    if not cards:
         return []
     answer = yield from g.ask(Decision(
-        "choose", ch.attacker, "intrigue claim: choose the characters you put into play under your control "
-        "instead of their discard", choices=chars, min_count=0, max_count=len(chars),
-        checker=legality.selection_checker(g, chars, 0, len(chars), "a character the claim discards", "CHL-16")))
+        "choose", ch.attacker, "intrigue claim: choose the cards you put into play under your control "
+        "instead of their discard", choices=cards, min_count=0, max_count=len(cards),
+        checker=legality.selection_checker(g, cards, 0, len(cards), "a card the claim discards", "CHL-16")))
     chosen = list(answer["choose"])
     for c in chosen:
-        g.put_in_play(c, ch.attacker)
+        if g.defn(c).type == "attachment":
+            places = hosts(c)
+            where = yield from g.ask(Decision(
+                "choose", ch.attacker, f"intrigue claim: choose where {g.name(c)} is attached", choices=places,
+                min_count=1, max_count=1,
+                checker=legality.selection_checker(g, places, 1, 1, "a card it can be attached to", "ATT-01")))
+            g.attach(c, where["choose"][0], ch.attacker)
+        else:
+            g.put_in_play(c, ch.attacker)
         g.log(f"{ch.attacker} puts {ch.defender}'s {g.name(c)} into play instead of its discard (intrigue claim)")
         g.state.window.gates.append({"event": "entered_play", "card": c, "player": ch.attacker, "from": "hand"})
     return chosen

@@ -74,7 +74,9 @@ def _amount(e: dict, default: int = 1) -> int:
 from engine.abilities.constants import weapon_only_problem  # noqa: E402
 from engine.abilities.effects import pay_challenge_tolls, replaced_kill  # noqa: E402
 from engine.abilities.constants import extra_prohibited, influence_tolls  # noqa: E402  (issue 24)
+from engine.abilities.constants import claim_into_play_types  # noqa: E402  (issue 24: Breaking and Entering)
 from engine.abilities.effects import influence_givers, kneel_influence  # noqa: E402  (issue 24)
 
 __all__ += ["pay_challenge_tolls", "replaced_kill", "weapon_only_problem"]
 __all__ += ["extra_prohibited", "influence_tolls", "influence_givers", "kneel_influence"]
+__all__ += ["claim_into_play_types"]

@@ -972,6 +972,13 @@ def allowed_for(g: Game, player: str, what: str) -> bool:
     return any(what in ab.allows and g.card(cid).controller == player for cid, ab in _keyed_sources(g, "allows"))
 
 
+def claim_into_play_types(g: Game, player: str) -> set:
+    """Issue 24: the card types ``player``'s intrigue claim may put into play under his control (``allows:
+    [claim_into_play]``, with ``claim_types``; none given: characters): Scouting the Pass, Breaking and Entering."""
+    return {t for cid, ab in _keyed_sources(g, "allows") if "claim_into_play" in ab.allows
+            and g.card(cid).controller == player for t in (ab.claim_types or ("character",))}
+
+
 def extra_limited_allowed(g: Game, player: str, cid: int) -> bool:
     """Whether ``player`` may still play ``cid`` as his one additional Limited card this round (MAR-11, GEN-01):
     a card he controls allows it (``allows: [extra_limited]``, any card: Arianne's Admirer; or

@@ -229,16 +229,21 @@ def use_reducer(g: Game, player: str, cid: int, kind: str = "gold") -> None:
 def influence_cost(g: Game, player: str, cid: int, ab: Ability, x: int = 0) -> int:
     """The ability's influence cost (plus X with ``influence_x``) less the influence reductions waiting for
     its card (COS-12: influence costs can be reduced), never below 0."""
-    need = int(ab.cost.get("influence", 0) or 0) + (int(x) if ab.cost.get("influence_x") else 0)
+    fixed = int(ab.cost.get("influence", 0) or 0)
+    if fixed and g.state.reducers and ab.kind != "passive" and reducers_for(g, player, cid, "free"):  # issue 24: Favors for the King
+        fixed = 0
+    need = fixed + (int(x) if ab.cost.get("influence_x") else 0)
     return max(0, need - reduction(g, player, cid, "influence")) if need else 0
 
 
 def gold_cost(g: Game, player: str, cid: int, ab: Ability, x: int) -> int:
+    free = bool(g.state.reducers) and ab.kind != "passive" and bool(reducers_for(g, player, cid, "free"))  # issue 24: Favors for the King
+    fixed = 0 if free else ab.cost.get("gold", 0)
     if g.card_type(cid) == "event" and g.card(cid).zone == "hand":
         d = g.defn(cid)
-        printed = max(0, (x if d.cost_x else (d.cost or 0)) - reduction(g, player, cid))  # COS-12
-        return printed + ab.cost.get("gold", 0) + (x if ab.cost.get("gold_x") else 0)
-    return ab.cost.get("gold", 0) + (x if ab.cost.get("gold_x") else 0)
+        printed = max(0, (x if d.cost_x else (0 if free else d.cost or 0)) - reduction(g, player, cid))  # COS-12
+        return printed + fixed + (x if ab.cost.get("gold_x") else 0)
+    return fixed + (x if ab.cost.get("gold_x") else 0)
 
 
 def restriction_problem(g: Game, player: str, cid: int, ab: Ability, ctx: Ctx, *, x: int = 0,
@@ -390,6 +395,8 @@ def pay_costs(g: Game, player: str, cid: int, ab: Ability, answer: dict) -> None
         g.state.counters[key] = g.state.counters.get(key, 0) + 1
     if ab.cost.get("influence") and g.state.reducers:
         use_reducer(g, player, cid, "influence")
+    if g.state.reducers and ab.kind != "passive":  # issue 24: the next matching trigger uses up a free_next (Favors for the King)
+        use_reducer(g, player, cid, "free")
     if g.card_type(cid) == "event" and c.zone == "hand":
         use_reducer(g, player, cid)
         g._detach_from_location(cid)

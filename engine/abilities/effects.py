@@ -1635,6 +1635,36 @@ effect("name_card", Words("plot", "character", "location", "attachment", "event"
         phrase=lambda v, e, r: f"name {r.article(v)}")(_name_card)
 
 
+def _gain_or_lose_trait(g: Game, e: dict, arg: Any, ctx: Ctx):
+    """Issue 24 (Liars and Thieves): for each card, the controller chooses a trait it gains (any trait a card of
+    the game's pool has, that it lacks) or one it loses (one it has now), until the end of ``until``."""
+    until = e.get("until", "phase")
+    known = sorted({t for d in g.pool.values() for t in d.traits})
+    done = False
+    for cid in select(g, arg, ctx):
+        have = g.traits(cid)
+        labels = [f"lose {t}" for t in sorted(have)] + [f"gain {t}" for t in known if t not in have]
+        if not labels:
+            continue
+        d = _choice(g, ctx.player, f"{g.name(ctx.source)}: choose a trait {g.name(cid)} gains or loses",
+                    labels, 1, 1, "a trait to gain or lose")
+        label = (yield from g.ask(d))["choose"][0]
+        verb, trait = label.split(" ", 1)
+        g.state.effects.append(Effect(cid, "trait+" if verb == "gain" else "trait-", trait, until, ctx.source))
+        g.log(f"{ctx.player}: {g.name(cid)} {verb}s the {trait} trait until the end of the {until} "
+              f"({g.name(ctx.source)})")
+        done = True
+    return done
+
+
+effect("gain_or_lose_trait", card_selector(), "for each of the cards (a card in play, or a plot of a used pile: "
+       "Liars and Thieves), the controller chooses as the effect resolves one trait it gains (any trait of a card "
+       "in the game, that it lacks) or one it loses (one it has), until the end of `until` (default the phase)",
+       keys={"until": UNTIL}, asks=True,
+       phrase=lambda v, e, r: (f"{r.cards(v)} gains a trait you name, or loses one it has, "
+                               + r.until(e.get("until"))))(_gain_or_lose_trait)
+
+
 def _when_revealed(g: Game, plot: int) -> list:
     from_card = [ab for ab in g.abilities(plot) if ab.kind == "passive" and (ab.when or {}).get("event") ==
                  "plot_revealed" and (ab.when or {}).get("card") == "self"]
@@ -1912,6 +1942,20 @@ def _reduce_influence(g, e, arg, ctx):
     g.state.reducers.append({"player": ctx.player, "amount": int(arg), "filter": dict(e.get("card") or {}),
                              "until": e.get("until", "phase"), "source": ctx.source, "kind": "influence"})
     g.log(f"{ctx.player}'s next matching influence cost is {int(arg)} lower ({g.name(ctx.source)})")
+    return True
+
+
+@effect("free_next", FilterSchema(), "the next ability you trigger (or event you play) whose card matches the filter "
+        "has its fixed gold and influence costs reduced to 0 (an event's printed cost, `gold`, `influence`; COS-12: "
+        "costs can be reduced; an X cost is still paid, and other costs too; an event with a printed gold cost is "
+        "still played in marshalling only, MAR-08); one trigger of a matching card uses it "
+        "up, until the end of `until` (default the phase): Favors for the King", keys={"until": UNTIL},
+        phrase=lambda v, e, r: (f"the {r.filter(v or {}, article_='')} ability you use next this "
+                                f"{e.get('until', 'phase')} costs no gold or influence (X costs aside)"))
+def _free_next(g, e, arg, ctx):
+    g.state.reducers.append({"player": ctx.player, "amount": 0, "filter": dict(arg or {}),
+                             "until": e.get("until", "phase"), "source": ctx.source, "kind": "free"})
+    g.log(f"{ctx.player}'s next matching ability or event costs no gold or influence ({g.name(ctx.source)})")
     return True
 
 

@@ -534,6 +534,16 @@ def _cost_max_trigger(g, cid, want, ctx):
     return mine is not None and theirs is not None and mine <= theirs
 
 
+@filter_key("cost_max_target", TrueOnly(), "printed cost no higher than the printed cost of one of this "
+            "ability's chosen targets (Cannot Be Tamed: \"with an equal or lower cost\")",
+            phrase=lambda v, r: r.post("with printed cost no higher than the chosen card's"))
+def _cost_max_target(g, cid, want, ctx):
+    mine = g.defn(cid).cost
+    return mine is not None and any(
+        isinstance(t, int) and t in g.state.cards and t != cid and g.defn(t).cost is not None
+        and mine <= g.defn(t).cost for t in ctx.targets)
+
+
 @filter_key("named", TrueOnly(), "has the title this card named this phase (`name_card`)",
         phrase=lambda v, r: r.post("with the named title"))
 def _named(g, cid, want, ctx):

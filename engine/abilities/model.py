@@ -74,6 +74,9 @@ class Ability:
     enters_kneeling: dict | None = None
     """Issue 24 (King's Landing, Muddy Way): a filter; while this card is in play, the cards that match it
     enter play kneeling."""
+    claim_types: tuple = ()
+    """Issue 24 (Breaking and Entering): with ``allows: [claim_into_play]``, the card types the claim may put into
+    play (character, attachment, location); none given: characters (Scouting the Pass)."""
     as_agenda: bool = False
     """Issue 24 (the Five Kings agenda characters): works only while the card is its owner's agenda."""
     instead_of_claim: bool = False

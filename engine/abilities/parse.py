@@ -289,6 +289,12 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
     if "enters_kneeling" in a:  # issue 24 (Five Kings Edition)
         FilterSchema().check(a["enters_kneeling"], where.at("enters_kneeling", a, "enters_kneeling"))
         extra["enters_kneeling"] = dict(a["enters_kneeling"])
+    if "claim_types" in a:  # issue 24 (Breaking and Entering)
+        CLAIM_TYPES.check(a["claim_types"], where.at("claim_types", a, "claim_types"))
+        if "claim_into_play" not in a.get("allows", ()):
+            raise where.error("'claim_types' goes with 'allows: [claim_into_play]'",
+                              "add claim_into_play to the card's allows, or remove claim_types")
+        extra["claim_types"] = tuple(a["claim_types"])
     if "deck" in a:  # issue 24: an agenda's deck-building rules, checked by cards.deck.check_deck only
         DECK_RULES.check(a["deck"], where.at("deck", a, "deck"))
         extra["deck"] = dict(a["deck"])
@@ -309,7 +315,7 @@ def _parse_one(a: Any, i: int, where: Where) -> Ability:
                    spend_gold=bool(extra.get("spend_gold")), not_declared_with=extra.get("not_declared_with"),
                    optional_penalty=extra.get("optional_penalty"), enters_kneeling=extra.get("enters_kneeling"),
                    as_agenda=bool(a.get("as_agenda")), x_is=extra.get("x_is"), leaves_play=extra.get("leaves_play"),
-                   instead_of_claim=bool(a.get("instead_of_claim")))
+                   instead_of_claim=bool(a.get("instead_of_claim")), claim_types=extra.get("claim_types", ()))
 
 
 def parse_abilities(raw: tuple, source: str | Where = "") -> list[Ability]:
@@ -536,6 +542,11 @@ ALLOWS = ListOf(Words(*ALLOWS.item.words, "claim_into_play"))
 ABILITY_KEYS["allows"] += (", [claim_into_play] (for its controller: each character his intrigue claim takes from the "
                            "defender's hand he may put into play under his control instead of its discard, Scouting "
                            "the Pass)")
+CLAIM_TYPES = ListOf(Words("character", "attachment", "location"))
+ABILITY_KEYS["claim_types"] = ("with allows: [claim_into_play]: [character, attachment, location]: the types of the "
+                               "cards the intrigue claim may put into play (none given: characters; Breaking and "
+                               "Entering: [attachment, location])")
+_CONSTANT_ONLY = _CONSTANT_ONLY + ("claim_types",)
 PROHIBITIONS = PROHIBITIONS + ("hand_max",)
 """hand_max (with max: N): a player bound by it who holds more than N cards discards down to N at once, choosing
 which (Tyrion Lannister's agenda of the Five Kings Edition; ``flow.hand_limit_check``)."""

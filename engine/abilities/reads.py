@@ -28,7 +28,7 @@ FILTER_READS: dict[str, frozenset] = {
         "type", "trait", "house", "unique", "not_self", "self", "host", "cost_max", "cost_min",
         "strength_max", "strength_min", "icon", "keyword", "name", "has_attachments",
         "influence_min", "crest", "one_per_character", "income_min", "attachments_max", "named",
-        "count_min", "count_max", "cost_max_trigger", "doomed", "trigger", "strength_max_trigger", "target",
+        "count_min", "count_max", "cost_max_trigger", "cost_max_target", "doomed", "trigger", "strength_max_trigger", "target",
         "most_attachments", "strength_below_trigger", "own_house", "house_of", "printed_strength_max",
         "printed_strength_min", "strength_highest", "strength_lowest", "strength_below_dead_strength", "icons_max",
         "controller_dead_strength_min", "controller_dead_strength_max", "printed_icon", "houses_min", "printed_trait",

@@ -786,7 +786,8 @@ def _constant(a: dict, r: Render) -> list[str]:
     if "extra_limited" in allows:
         out.append("you may play 1 additional Limited card each round")
     if "claim_into_play" in allows:  # issue 24: Scouting the Pass
-        out.append("each character your intrigue claim would discard from an opponent's hand may be put into play "
+        kinds = join(list(a.get("claim_types") or ["character"]), "or")
+        out.append(f"each {kinds} your intrigue claim would discard from an opponent's hand may be put into play "
                    "under your control instead")
     rules = a.get("deck")
     if isinstance(rules, dict):  # an agenda's deck-building rules

@@ -44,3 +44,15 @@ def test_bad_ability_data_names_file_line_and_field(raw, field, words):
     assert err.value.field == field
     assert words in str(err.value)
     assert str(err.value).startswith("cards/practice/stark.yaml:12: ")
+
+
+def test_claim_types_needs_claim_into_play_and_known_types():
+    """Issue 24 (Breaking and Entering): claim_types goes with allows: [claim_into_play] and names card types."""
+    with pytest.raises(DataError) as err:
+        parse_abilities(({"kind": "constant", "claim_types": ["location"]},))
+    assert "claim_into_play" in str(err.value)
+    with pytest.raises(DataError) as err:
+        parse_abilities(({"kind": "constant", "allows": ["claim_into_play"], "claim_types": ["event"]},))
+    assert "claim_types" in str(err.value) and "event" in str(err.value)
+    ab = parse_abilities(({"kind": "constant", "allows": ["claim_into_play"], "claim_types": ["attachment"]},))[0]
+    assert ab.claim_types == ("attachment",)
