@@ -154,10 +154,10 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house")
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house", "target_house")
 """``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim);
 ``each_opponent_house``: the House card of each opponent, one after the other (issue 24: The Iron Throne of
-the Iron Throne Edition)."""
+the Iron Throne Edition); ``target_house``: the House card of the chosen player (issue 24: Abandoned Lighthouse)."""
 
 
 def _power(g, name, e, arg, ctx):
@@ -165,6 +165,8 @@ def _power(g, name, e, arg, ctx):
         return _all_power(g, name, e, ctx)
     if arg == "claimed":  # issue 24 (Infamous!): the power the gate's player has just claimed for his House
         n = int((ctx.gate or {}).get("amount", 0))
+    elif arg == "x":  # issue 24 (Abandoned Lighthouse): as much as the X paid (all there is, if less)
+        n = int(ctx.x)
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
@@ -177,6 +179,9 @@ def _power(g, name, e, arg, ctx):
     elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
+    elif src == "target_house":
+        who = next((t for t in ctx.targets if isinstance(t, str)), None)
+        holder = g.player(who).house_card if who else None
     elif src in ("opponent_house",):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
@@ -209,6 +214,8 @@ def _power_holders(g, src, ctx) -> list[int]:
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
         return [g.player(ctx.player).house_card]
+    if src == "target_house":
+        return [g.player(t).house_card for t in ctx.targets if isinstance(t, str)][:1]
     if src == "loser_house":
         loser = challenge_loser(g)
         return [g.player(loser).house_card] if loser else []
@@ -236,15 +243,17 @@ def _all_power(g, name, e, ctx):
     return moved > 0
 
 
-POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | claimed")
+POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed", "x"), form="N | all | claimed | x")
 
 
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
         "gate_house`: the power the gate's player has just claimed for his House, from his House card "
-        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn",
+        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn; `from: "
+        "target_house`: from the House card of the chosen player; `x`: as "
+        "much as the X paid (all there is, when there is less)",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
-        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
+        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else 'up to X' if v == 'x' else v} power from "
                                 f"{r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
 def _move_power(g, e, arg, ctx):
@@ -254,7 +263,7 @@ def _move_power(g, e, arg, ctx):
 @effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
         "every card `from` picks",
         keys={"from": POWER_FROM},
-        phrase=lambda v, e, r: (f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}"
+        phrase=lambda v, e, r: (f"discard {'X' if v == 'x' else v} power from {r.power_place(e.get('from', 'opponent_house'))}"
                                 + r.for_each(e.get("for_each"))))
 def _discard_power(g, e, arg, ctx):
     if "for_each" in e:  # issue 24 (The Wildling Horde): N times the number of matching cards
@@ -683,6 +692,8 @@ def _discard_top_phrase(v, e, r) -> str:
     n = e.get("count", 1)
     if n == "target_printed_strength":  # issue 24: Pilfering Stowaway
         return f"discard the top X cards of {r.poss(v)} deck (X is the chosen card's printed STR)"
+    if n == "x":
+        return f"discard the top X cards of {r.poss(v)} deck"
     return (f"discard the top {n} cards of {r.poss(v)} deck" if n > 1
             else f"discard the top card of {r.poss(v)} deck")
 
@@ -692,6 +703,8 @@ def _discard_top_count(g, e, ctx) -> int:
     if n == "target_printed_strength":
         cards = [t for t in ctx.targets if isinstance(t, int) and t in g.state.cards]
         return (g.defn(cards[0]).strength or 0) if cards else 0
+    if n == "x":  # issue 24 (Abandoned Lighthouse): the X paid
+        return int(ctx.x)
     return int(n)
 
 
@@ -700,9 +713,10 @@ def _discard_top_count(g, e, ctx) -> int:
         "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
         "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
         "`gate_player`: of the player of the gate; `count: "
-        "target_printed_strength`: as many as the chosen card's printed STR (the condition `discarded` reads the "
-        "cards it discarded)",
-        keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
+        "target_printed_strength`: as many as the chosen card's printed STR; `count: x`: as many as the X paid (the "
+        "condition `discarded` reads the cards it discarded)",
+        keys={"count": Either(Int(minimum=1), Words("target_printed_strength", "x"),
+                              form="N | target_printed_strength | x")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
         phrase=_discard_top_phrase)
 def _discard_top(g, e, arg, ctx):

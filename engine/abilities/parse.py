@@ -484,7 +484,8 @@ controller's (Catch Them Unprepared)."""
 # --- issue 24 (Five Kings Edition, Lady of Schemes) ---
 
 ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
-                        "STR, is the number of matching cards, read in hand and in play")
+                        "STR, is the number of matching cards, read in hand and in play; the X of the card's abilities is that number "
+                        "too, whatever X the player announces")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
 
 # --- issue 24 (CCG Five Kings Edition) additions ---

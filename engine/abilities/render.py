@@ -298,6 +298,8 @@ class Render:
             return "that player's House card"
         if where == "each_opponent_house":
             return "each opponent's House card"
+        if where == "target_house":
+            return "that player's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")

@@ -17,7 +17,7 @@ from engine.abilities.costs import (influence_cost, influence_problem, kneel_cos
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
-from engine.abilities.constants import _constant_keys, constant_map, toll_problem, trigger_prohibited, untargetable
+from engine.abilities.constants import _constant_keys, constant_map, defined_x, toll_problem, trigger_prohibited, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to, iter_candidates
 from engine.abilities.model import Ability, Ctx, _effect_name
@@ -454,6 +454,9 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     x = answer.get("x") or 0
     if not isinstance(x, int) or x < 0:
         raise Refused("x must be a whole number of 0 or more (COS-08)")
+    defined = defined_x(g, player, o.card)
+    if defined is not None:  # issue 24 (Abandoned Lighthouse): X its own text defines, whatever X was announced
+        x = defined
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
     ctx.x = x  # a kneel cost or a choose counted by X
     kneel_pay, influence_pay = split_pay(o.ability, pay, x)
