@@ -762,7 +762,7 @@ def _top_to_bottom(g, e, arg, ctx):
                                 f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck"))
 def _discard_to_deck(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
-    pile = g.player(who).discard if who else []
+    pile = g.player(who).discard if who and not g.discard_sealed() else []  # issue 24: Sealed Mine
     if isinstance(e.get("card"), dict):  # issue 24: the Iron Throne (Martell printing)
         pile = [c for c in pile if matches(g, c, dict(e["card"]), ctx)]
     if not pile:

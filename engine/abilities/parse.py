@@ -599,3 +599,8 @@ CONSTANT_MODIFY.keys["for_each"] = Either(Words("your_gold", "your_house_power")
                                          form="FILTER | your_gold | your_house_power")
 """A constant ``modify``'s ``for_each: your_house_power``: its ``strength`` times the power on its controller's House
 card (Accepted Destiny: "+1 STR for each power on your House")."""
+
+PROHIBITIONS = PROHIBITIONS + ("leave_discard",)
+"""leave_discard (player: each): no card effect may take a card out of a discard pile: an effect's selectors and
+targets never pick a card in a discard pile (issue 24: Sealed Mine)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

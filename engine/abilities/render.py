@@ -719,6 +719,7 @@ def _constant(a: dict, r: Render) -> list[str]:
                                 .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
                                 " is doubled",
             "events": f"{r.cards(who)} cannot play events",
+            "leave_discard": "cards in discard piles cannot leave them",
             "extra_unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} {p.get('max', 0)} more "
                                      f"power for each unopposed challenge {r.cards(who)} win{'' if who == 'you' else 's'}",
             "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "

@@ -85,7 +85,10 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx, *, first: bool = Fal
     discards = any(isinstance(e, dict) and "discard" in e for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
+    sealed = ab.choose.get("from") == "discard" and g.discard_sealed()
     for t in (iter_candidates if first else candidates)(g, ab.choose, ctx):
+        if sealed and g.card(t).zone == "discard":
+            continue  # issue 24 (Sealed Mine): a card in a discard pile cannot leave it
         if immune_to(g, t, cid, ab.kind):
             continue  # IMM-03
         if untargetable(g, t, cid, ctx.player):
