@@ -293,6 +293,7 @@ def _draw(g, e, arg, ctx):
         if e.get("reveal") and g.player(who).deck:  # issue 24 (Massing at Twilight): shown to all, then drawn
             g.log(f"{who} reveals {', '.join(g.name(c) for c in g.player(who).deck[:n])} from the top of the deck "
                   f"({g.name(ctx.source)})")
+            _shown(g, list(g.player(who).deck[:n]), who)
             if g.state.window is not None:
                 g.state.window.gates.append({"event": "cards_revealed", "card": ctx.source, "player": ctx.player})
         got = g.draw(who, n, by_effect=True)
@@ -1165,6 +1166,7 @@ def _reveal_hand(g, e, arg, ctx):
         if isinstance(who, str):
             hand = g.player(who).hand
             g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(ctx.source)})")
+            _shown(g, list(hand), who)
     return True
 
 
@@ -1181,6 +1183,7 @@ def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
     for who in select(g, arg, ctx):
         hand = g.player(who).hand
         g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'}")
+        _shown(g, list(hand), who)
         hit = [c for c in hand if g.name(c) == title]
         for cid in hit:
             g.move_to_pile(cid, "discard")
@@ -1461,6 +1464,7 @@ def _reveal_top_to_hand(g, e, arg, ctx):
         shown = list(deck[:int(e["count"])])
         g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
               f"({g.name(ctx.source)})")
+        _shown(g, shown, ctx.player)
         taken = [c for c in shown if not e.get("card") or matches(g, c, dict(e["card"]), ctx)]
         for cid in shown:
             if cid in taken:
@@ -1473,6 +1477,7 @@ def _reveal_top_to_hand(g, e, arg, ctx):
                 g.move_to_pile(cid, "deck", top=False)
         return bool(taken)
     cid = deck[0]
+    _shown(g, [cid], ctx.player)
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
         g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
               f" deck ({g.name(ctx.source)})")
@@ -1584,6 +1589,16 @@ def _gate(g: Game, name: str, card: int, player: str) -> None:
     if g.state.window is not None:
         g.state.window.gates.append({"event": "card_revealed", "card": card, "player": player}) if name == "revealed" \
             else g.state.window.gates.append({"event": "placed_in_dead_pile", "card": card, "player": player})
+    if name == "revealed":
+        _shown(g, [card], player)
+
+
+def _shown(g: Game, cards: list, player: str) -> None:
+    """Issue 24 (Melisandre of the Five Kings Edition): one ``card_shown`` gate for each card a player reveals, by
+    any effect (a search, his hand, the top of a deck)."""
+    if g.state.window is not None:
+        for cid in cards:
+            g.state.window.gates.append({"event": "card_shown", "card": cid, "player": player})
 
 
 @effect("move_gold", Either(Int(minimum=1), Words("all"), form="N | all"), "N (or all) gold goes from the player's "
