@@ -561,6 +561,11 @@ class Game:
         Admirer, Taxation)."""
         return triggers.extra_limited_allowed(self, name, card_id)
 
+    def discard_sealed(self) -> bool:
+        """Issue 24 (Sealed Mine): a ``prohibit: {what: leave_discard}`` is in play: no card effect takes a card
+        out of a discard pile (the effects' selectors and targets skip them)."""
+        return any(triggers.prohibited(self, p.name, "leave_discard") is not None for p in self.state.players)
+
     def doomed_in_dead(self, name: str) -> int:
         """The Doomed cards in the player's dead pile, for elimination; plus those a card in play makes him
         count (issue 24: Great Pyramid of Meereen)."""

@@ -154,10 +154,10 @@ def _claim_power(g, e, arg, ctx):
     return True
 
 
-POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house")
+POWER_FROM = card_selector("opponent_house", "your_house", "gate_house", "each_opponent_house", "target_house")
 """``gate_house``: the House card of the gate's player (issue 24: Infamous!, after a House power claim);
 ``each_opponent_house``: the House card of each opponent, one after the other (issue 24: The Iron Throne of
-the Iron Throne Edition)."""
+the Iron Throne Edition); ``target_house``: the House card of the chosen player (issue 24: Abandoned Lighthouse)."""
 
 
 def _power(g, name, e, arg, ctx):
@@ -165,6 +165,8 @@ def _power(g, name, e, arg, ctx):
         return _all_power(g, name, e, ctx)
     if arg == "claimed":  # issue 24 (Infamous!): the power the gate's player has just claimed for his House
         n = int((ctx.gate or {}).get("amount", 0))
+    elif arg == "x":  # issue 24 (Abandoned Lighthouse): as much as the X paid (all there is, if less)
+        n = int(ctx.x)
     else:
         n = int(arg if isinstance(arg, int) else e.get("amount", 1))
     src = e.get("from", "opponent_house")
@@ -177,6 +179,9 @@ def _power(g, name, e, arg, ctx):
     elif src == "gate_house":
         who = (ctx.gate or {}).get("player")
         holder = g.player(who).house_card if isinstance(who, str) else None
+    elif src == "target_house":
+        who = next((t for t in ctx.targets if isinstance(t, str)), None)
+        holder = g.player(who).house_card if who else None
     elif src in ("opponent_house",):
         holder = g.player(select(g, "opponent", ctx)[0]).house_card
     elif src == "your_house":
@@ -209,6 +214,8 @@ def _power_holders(g, src, ctx) -> list[int]:
         return [g.player(select(g, "opponent", ctx)[0]).house_card]
     if src == "your_house":
         return [g.player(ctx.player).house_card]
+    if src == "target_house":
+        return [g.player(t).house_card for t in ctx.targets if isinstance(t, str)][:1]
     if src == "loser_house":
         loser = challenge_loser(g)
         return [g.player(loser).house_card] if loser else []
@@ -236,15 +243,17 @@ def _all_power(g, name, e, ctx):
     return moved > 0
 
 
-POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed"), form="N | all | claimed")
+POWER_AMOUNT = Either(Int(minimum=1), Words("all", "claimed", "x"), form="N | all | claimed | x")
 
 
 @effect("move_power", POWER_AMOUNT, "moves N power (moving is not claiming, ZON-08); from defaults to "
         "opponent_house, to to your_house; `all`: all the power of every card `from` picks; `claimed` with `from: "
         "gate_house`: the power the gate's player has just claimed for his House, from his House card "
-        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn",
+        "(`house_power_claimed`); `from: each_opponent_house`: N power from each opponent's House card in turn; `from: "
+        "target_house`: from the House card of the chosen player; `x`: as "
+        "much as the X paid (all there is, when there is less)",
         keys={"from": POWER_FROM, "to": card_selector("your_house")},
-        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else v} power from "
+        phrase=lambda v, e, r: (f"move {'that' if v == 'claimed' else 'up to X' if v == 'x' else v} power from "
                                 f"{r.power_place(e.get('from', 'opponent_house'))} "
                                 f"to {r.power_place(e.get('to', 'your_house'))}"))
 def _move_power(g, e, arg, ctx):
@@ -254,7 +263,7 @@ def _move_power(g, e, arg, ctx):
 @effect("discard_power", POWER_AMOUNT, "discards N power from a House card or a card; `all`: all the power of "
         "every card `from` picks",
         keys={"from": POWER_FROM},
-        phrase=lambda v, e, r: (f"discard {v} power from {r.power_place(e.get('from', 'opponent_house'))}"
+        phrase=lambda v, e, r: (f"discard {'X' if v == 'x' else v} power from {r.power_place(e.get('from', 'opponent_house'))}"
                                 + r.for_each(e.get("for_each"))))
 def _discard_power(g, e, arg, ctx):
     if "for_each" in e:  # issue 24 (The Wildling Horde): N times the number of matching cards
@@ -284,6 +293,7 @@ def _draw(g, e, arg, ctx):
         if e.get("reveal") and g.player(who).deck:  # issue 24 (Massing at Twilight): shown to all, then drawn
             g.log(f"{who} reveals {', '.join(g.name(c) for c in g.player(who).deck[:n])} from the top of the deck "
                   f"({g.name(ctx.source)})")
+            _shown(g, list(g.player(who).deck[:n]), who)
             if g.state.window is not None:
                 g.state.window.gates.append({"event": "cards_revealed", "card": ctx.source, "player": ctx.player})
         got = g.draw(who, n, by_effect=True)
@@ -683,6 +693,8 @@ def _discard_top_phrase(v, e, r) -> str:
     n = e.get("count", 1)
     if n == "target_printed_strength":  # issue 24: Pilfering Stowaway
         return f"discard the top X cards of {r.poss(v)} deck (X is the chosen card's printed STR)"
+    if n == "x":
+        return f"discard the top X cards of {r.poss(v)} deck"
     return (f"discard the top {n} cards of {r.poss(v)} deck" if n > 1
             else f"discard the top card of {r.poss(v)} deck")
 
@@ -692,6 +704,8 @@ def _discard_top_count(g, e, ctx) -> int:
     if n == "target_printed_strength":
         cards = [t for t in ctx.targets if isinstance(t, int) and t in g.state.cards]
         return (g.defn(cards[0]).strength or 0) if cards else 0
+    if n == "x":  # issue 24 (Abandoned Lighthouse): the X paid
+        return int(ctx.x)
     return int(n)
 
 
@@ -700,9 +714,10 @@ def _discard_top_count(g, e, ctx) -> int:
         "that player's deck goes to the discard pile; `count: N`: the top N cards (as many as there are); "
         "`each_opponent`: of each opponent's deck; `target_controller`: of the chosen card's controller; "
         "`gate_player`: of the player of the gate; `count: "
-        "target_printed_strength`: as many as the chosen card's printed STR (the condition `discarded` reads the "
-        "cards it discarded)",
-        keys={"count": Either(Int(minimum=1), Words("target_printed_strength"), form="N | target_printed_strength")},
+        "target_printed_strength`: as many as the chosen card's printed STR; `count: x`: as many as the X paid (the "
+        "condition `discarded` reads the cards it discarded)",
+        keys={"count": Either(Int(minimum=1), Words("target_printed_strength", "x"),
+                              form="N | target_printed_strength | x")},
         possible=lambda g, e, ctx: any(g.player(w).deck for w in _decks_of(g, e["discard_top"], ctx)),
         phrase=_discard_top_phrase)
 def _discard_top(g, e, arg, ctx):
@@ -748,7 +763,7 @@ def _top_to_bottom(g, e, arg, ctx):
                                 f"put the top card of {r.poss(v)} discard pile on top of {r.poss(v)} deck"))
 def _discard_to_deck(g, e, arg, ctx):
     who = _deck_of(g, arg, ctx)
-    pile = g.player(who).discard if who else []
+    pile = g.player(who).discard if who and not g.discard_sealed() else []  # issue 24: Sealed Mine
     if isinstance(e.get("card"), dict):  # issue 24: the Iron Throne (Martell printing)
         pile = [c for c in pile if matches(g, c, dict(e["card"]), ctx)]
     if not pile:
@@ -1151,6 +1166,7 @@ def _reveal_hand(g, e, arg, ctx):
         if isinstance(who, str):
             hand = g.player(who).hand
             g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'} ({g.name(ctx.source)})")
+            _shown(g, list(hand), who)
     return True
 
 
@@ -1167,6 +1183,7 @@ def _name_and_discard(g: Game, e: dict, arg: Any, ctx: Ctx):
     for who in select(g, arg, ctx):
         hand = g.player(who).hand
         g.log(f"{who} reveals {', '.join(g.name(c) for c in hand) or 'an empty hand'}")
+        _shown(g, list(hand), who)
         hit = [c for c in hand if g.name(c) == title]
         for cid in hit:
             g.move_to_pile(cid, "discard")
@@ -1447,6 +1464,7 @@ def _reveal_top_to_hand(g, e, arg, ctx):
         shown = list(deck[:int(e["count"])])
         g.log(f"{ctx.player} reveals {', '.join(g.name(c) for c in shown)} from the top of the deck "
               f"({g.name(ctx.source)})")
+        _shown(g, shown, ctx.player)
         taken = [c for c in shown if not e.get("card") or matches(g, c, dict(e["card"]), ctx)]
         for cid in shown:
             if cid in taken:
@@ -1459,6 +1477,7 @@ def _reveal_top_to_hand(g, e, arg, ctx):
                 g.move_to_pile(cid, "deck", top=False)
         return bool(taken)
     cid = deck[0]
+    _shown(g, [cid], ctx.player)
     if e.get("card") and not matches(g, cid, dict(e["card"]), ctx):  # issue 24: Winterfell Tutor
         g.log(f"{ctx.player} reveals {g.name(cid)} from the top of {'the' if who == ctx.player else who + chr(39) + 's'}"
               f" deck ({g.name(ctx.source)})")
@@ -1570,6 +1589,16 @@ def _gate(g: Game, name: str, card: int, player: str) -> None:
     if g.state.window is not None:
         g.state.window.gates.append({"event": "card_revealed", "card": card, "player": player}) if name == "revealed" \
             else g.state.window.gates.append({"event": "placed_in_dead_pile", "card": card, "player": player})
+    if name == "revealed":
+        _shown(g, [card], player)
+
+
+def _shown(g: Game, cards: list, player: str) -> None:
+    """Issue 24 (Melisandre of the Five Kings Edition): one ``card_shown`` gate for each card a player reveals, by
+    any effect (a search, his hand, the top of a deck)."""
+    if g.state.window is not None:
+        for cid in cards:
+            g.state.window.gates.append({"event": "card_shown", "card": cid, "player": player})
 
 
 @effect("move_gold", Either(Int(minimum=1), Words("all"), form="N | all"), "N (or all) gold goes from the player's "

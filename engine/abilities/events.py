@@ -111,6 +111,10 @@ event("card_revealed", {"card": CARD, "player": PLAYER}, "a card found by a sear
       "who reveals it)", opened_by=(EFFECTS,),
         phrase=lambda w, r: f"after {r.event_card(w)} is revealed from a deck")
 
+event("card_shown", {"card": CARD, "player": PLAYER}, "a player reveals a card by any effect: one a search finds, "
+      "each card of a hand he reveals, a card he reveals from the top of a deck (card, the player who reveals it)",
+      opened_by=(EFFECTS,),
+      phrase=lambda w, r: f"after a player reveals {r.event_card(w)}")
 EVENTS = REGISTRY["event"]
 
 

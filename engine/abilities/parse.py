@@ -490,7 +490,8 @@ controller's (Catch Them Unprepared)."""
 # --- issue 24 (Five Kings Edition, Lady of Schemes) ---
 
 ABILITY_KEYS["x_is"] = ("a constant: FILTER (`from:` a pile, `owner: you`): the card's printed X, its cost and its "
-                        "STR, is the number of matching cards, read in hand and in play")
+                        "STR, is the number of matching cards, read in hand and in play; the X of the card's abilities is that number "
+                        "too, whatever X the player announces")
 _CONSTANT_ONLY = _CONSTANT_ONLY + ("x_is",)
 
 # --- issue 24 (CCG Five Kings Edition) additions ---
@@ -609,3 +610,8 @@ CONSTANT_MODIFY.keys["for_each"] = Either(Words("your_gold", "your_house_power")
                                          form="FILTER | your_gold | your_house_power")
 """A constant ``modify``'s ``for_each: your_house_power``: its ``strength`` times the power on its controller's House
 card (Accepted Destiny: "+1 STR for each power on your House")."""
+
+PROHIBITIONS = PROHIBITIONS + ("leave_discard",)
+"""leave_discard (player: each): no card effect may take a card out of a discard pile: an effect's selectors and
+targets never pick a card in a discard pile (issue 24: Sealed Mine)."""
+PROHIBIT.keys["what"] = Words(*PROHIBITIONS)

@@ -298,6 +298,8 @@ class Render:
             return "that player's House card"
         if where == "each_opponent_house":
             return "each opponent's House card"
+        if where == "target_house":
+            return "that player's House card"
         if isinstance(where, str) and where in ("opponent_house", "your_house", "house", "loser_house"):
             return {"opponent_house": "your opponent's House card",
                     "loser_house": "the losing player's House card"}.get(where, "your House card")
@@ -717,6 +719,7 @@ def _constant(a: dict, r: Render) -> list[str]:
                                 .strip() + f" {'you control' if who == 'you' else r.cards(who) + ' controls'}"
                                 " is doubled",
             "events": f"{r.cards(who)} cannot play events",
+            "leave_discard": "cards in discard piles cannot leave them",
             "extra_unopposed_power": f"{r.cards(who)} claim{'' if who == 'you' else 's'} {p.get('max', 0)} more "
                                      f"power for each unopposed challenge {r.cards(who)} win{'' if who == 'you' else 's'}",
             "extra_challenges": f"{r.cards(who)} may initiate {p.get('max', 0)} additional "

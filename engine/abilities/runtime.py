@@ -17,7 +17,7 @@ from engine.abilities.costs import (influence_cost, influence_problem, kneel_cos
 from engine.abilities.effects import control_problem
 from engine.abilities.effects import removes as _removes
 from engine.abilities.conditions import condition_holds
-from engine.abilities.constants import _constant_keys, constant_map, toll_problem, trigger_prohibited, untargetable
+from engine.abilities.constants import _constant_keys, constant_map, defined_x, toll_problem, trigger_prohibited, untargetable
 from engine.abilities.events import gate_matches
 from engine.abilities.filters import candidates, immune_to, iter_candidates
 from engine.abilities.model import Ability, Ctx, _effect_name
@@ -85,7 +85,10 @@ def legal_targets(g: Game, cid: int, ab: Ability, ctx: Ctx, *, first: bool = Fal
     discards = any(isinstance(e, dict) and "discard" in e for e in ab.effect)
     steals = any(isinstance(e, dict) and "take_control" in e for e in ab.effect)
     out = []
+    sealed = ab.choose.get("from") == "discard" and g.discard_sealed()
     for t in (iter_candidates if first else candidates)(g, ab.choose, ctx):
+        if sealed and g.card(t).zone == "discard":
+            continue  # issue 24 (Sealed Mine): a card in a discard pile cannot leave it
         if immune_to(g, t, cid, ab.kind):
             continue  # IMM-03
         if untargetable(g, t, cid, ctx.player):
@@ -454,6 +457,9 @@ def check_trigger(g: Game, player: str, answer: dict, *, step: str, event: Any =
     x = answer.get("x") or 0
     if not isinstance(x, int) or x < 0:
         raise Refused("x must be a whole number of 0 or more (COS-08)")
+    defined = defined_x(g, player, o.card)
+    if defined is not None:  # issue 24 (Abandoned Lighthouse): X its own text defines, whatever X was announced
+        x = defined
     ctx = Ctx(o.card, player, o.ability, gate=o.gate, event=event)
     ctx.x = x  # a kneel cost or a choose counted by X
     kneel_pay, influence_pay = split_pay(o.ability, pay, x)

@@ -72,6 +72,13 @@ SELECTORS = REGISTRY["selector"]
 
 def select(g: Game, sel: Any, ctx: Ctx) -> list:
     """An effect's object: a selector word, or {all: FILTER} (every matching card)."""
+    out = _select(g, sel, ctx)
+    if out and any(isinstance(c, int) and g.card(c).zone == "discard" for c in out) and g.discard_sealed():
+        out = [c for c in out if not (isinstance(c, int) and g.card(c).zone == "discard")]  # Sealed Mine
+    return out
+
+
+def _select(g: Game, sel: Any, ctx: Ctx) -> list:
     if sel is None:
         return [ctx.source]
     if isinstance(sel, str):
