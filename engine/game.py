@@ -716,14 +716,19 @@ class Game:
             self.move_to_pile(cid, "deck", top=True)
             self.shuffle_deck(self.card(cid).owner)
         elif destination == "removed":  # issue 24: removed from the game: in no pile, face up for everyone
-            c = self.card(cid)
-            if c.tokens.get("gold"):
-                self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
-            self._detach_from_location(cid)
-            c.zone, c.controller, c.kneeling, c.power, c.facedown = "removed", c.owner, False, 0, False
-            c.moribund, c.x, c.tokens, c.note = None, 0, {}, ""
+            self._lay_out_of_play(cid, "removed")
         else:
             self.move_to_pile(cid, destination)
+
+    def _lay_out_of_play(self, cid: int, zone: str) -> None:
+        """A card that left play goes to ``zone``, outside every pile (``removed``, ``agenda``): its gold
+        returns to the treasury, and it lies face up, standing, without power, under its owner's control."""
+        c = self.card(cid)
+        if c.tokens.get("gold"):
+            self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
+        self._detach_from_location(cid)
+        c.zone, c.controller, c.kneeling, c.power, c.facedown = zone, c.owner, False, 0, False
+        c.moribund, c.x, c.tokens, c.note = None, 0, {}, ""
 
     def _clear_for_leaving(self, cid: int) -> None:
         c = self.card(cid)
@@ -741,13 +746,8 @@ class Game:
         play like any card (its attachments, duplicates, power and lasting effects go) and lies on the
         House card as the agenda (ZON-05; the FAQ: it has left play)."""
         self._clear_for_leaving(cid)
-        c = self.card(cid)
-        if c.tokens.get("gold"):
-            self.log(f"the {c.tokens['gold']} gold on {self.name(cid)} returns to the treasury")
-        self._detach_from_location(cid)
-        c.zone, c.controller, c.kneeling, c.power, c.facedown = "agenda", c.owner, False, 0, False
-        c.moribund, c.x, c.tokens, c.note = None, 0, {}, ""
-        self.player(c.owner).agenda = cid
+        self._lay_out_of_play(cid, "agenda")
+        self.player(self.card(cid).owner).agenda = cid
         self.update_challenge_participants()  # CHL-09: a participant that leaves play leaves the challenge
 
     def remove(self, cid: int, destination: str) -> bool:
