@@ -564,7 +564,8 @@ without ``type``) in the challenges phase, while the ``if`` holds (GEN-01; Deepw
 PROHIBIT.keys["what"] = Words(*PROHIBITIONS)
 PROHIBIT.keys["max"] = Int(minimum=None)
 """max may be below 0 where the restriction adds to a count: ``{what: extra_doomed, max: -1, player: you}``, "you need
-one more Doomed card in your dead pile to be eliminated" (Crazed Doomsayer)."""
+one more Doomed card in your dead pile to be eliminated" (Crazed Doomsayer); ``extra_power_to_win: -1``: the player
+needs 1 less power to win (Willas Tyrell)."""
 PROHIBIT.keys["unless_controls"] = FilterSchema()
 """unless_controls: FILTER: the restriction binds only the players who control no card in play that matches (Muster
 the Realm!: no military challenges for a player without an Army character)."""
@@ -580,9 +581,6 @@ CONSTANT_MODIFY.keys["not_counted"] = Either(TrueOnly(), Words("dominance"), for
 """not_counted: true: while the constant applies, the targets' STR does not count towards their side's total in a
 challenge (CHL-12), like the lasting ``not_counted`` effect (In Eddard's Name: the defenders of two Houses while its
 character attacks); ``dominance``: it does not count towards their player's total for dominance (DOM-01: Left)."""
-PROHIBIT.keys["max"] = Int(minimum=None)
-"""``max`` may be negative where the restriction adds it (``extra_power_to_win: -1``: the player needs 1 less power
-to win, Willas Tyrell)."""
 CONSTANT_MODIFY.keys["lower_penalty"] = Int(minimum=1)
 """lower_penalty: N: the targets' gold penalties (another House's, MAR-07, and those constants add) come to N
 less, never below 0; the cost itself is not lowered (the Iron Throne Edition's Emissaries: "reduce your gold
